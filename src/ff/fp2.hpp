@@ -73,7 +73,9 @@ struct quadratic_ext {
       out = zero();
       return true;
     }
-    quadratic_ext a1 = pow(p_minus_3_quarter);
+    constexpr auto e1 = p_minus_3_quarter;
+    constexpr auto e2 = Fp::p_minus_1_half;
+    quadratic_ext a1 = pow(e1);
     quadratic_ext alpha = a1.square() * *this;
     quadratic_ext a0 = alpha.frobenius(1) * alpha;  // = alpha^(p+1), the norm of alpha
     const quadratic_ext minus_one = {-Fp::one(), Fp::zero()};
@@ -83,7 +85,7 @@ struct quadratic_ext {
     if (alpha == minus_one) {
       x = {-x0.c1, x0.c0};  // u * x0
     } else {
-      quadratic_ext b = (alpha + one()).pow(Fp::p_minus_1_half);
+      quadratic_ext b = (alpha + one()).pow(e2);
       x = b * x0;
     }
     if (x.square() != *this) return false;

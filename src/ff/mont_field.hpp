@@ -80,7 +80,10 @@ class mont_field {
 
   // --- construction -----------------------------------------------------------------------
   CUZK_HD_CONSTEXPR static mont_field zero() { return mont_field{}; }
-  CUZK_HD_CONSTEXPR static mont_field one() { return from_montgomery_repr(r1); }
+  CUZK_HD_CONSTEXPR static mont_field one() {
+    constexpr repr m = r1;
+    return from_montgomery_repr(m);
+  }
   CUZK_HD_CONSTEXPR static mont_field from_montgomery_repr(const repr& m) {
     mont_field f;
     f.v = m;
@@ -88,10 +91,12 @@ class mont_field {
   }
   // x must be < p (canonical); use from_canonical_checked for untrusted input.
   CUZK_HD_CONSTEXPR static mont_field from_canonical(const repr& x) {
-    return mul(from_montgomery_repr(x), from_montgomery_repr(r2));
+    constexpr repr m = r2;
+    return mul(from_montgomery_repr(x), from_montgomery_repr(m));
   }
   CUZK_HD_CONSTEXPR static bool from_canonical_checked(const repr& x, mont_field& out) {
-    if (!less_than(x, modulus)) return false;
+    constexpr repr p = modulus;
+    if (!less_than(x, p)) return false;
     out = from_canonical(x);
     return true;
   }
@@ -107,12 +112,16 @@ class mont_field {
 
   // --- predicates -------------------------------------------------------------------------
   CUZK_HD_CONSTEXPR bool is_zero() const { return ff::is_zero(v); }
-  CUZK_HD_CONSTEXPR bool is_one() const { return v == r1; }
+  CUZK_HD_CONSTEXPR bool is_one() const {
+    constexpr repr m = r1;
+    return v == m;
+  }
   CUZK_HD_CONSTEXPR bool operator==(const mont_field& o) const { return v == o.v; }
   CUZK_HD_CONSTEXPR bool operator!=(const mont_field& o) const { return !(v == o.v); }
   // Zcash's "lexicographically largest": canonical value > (p-1)/2.
   CUZK_HD_CONSTEXPR bool is_lexicographically_largest() const {
-    return less_than(half_modulus, to_canonical());
+    constexpr repr h = half_modulus;
+    return less_than(h, to_canonical());
   }
 
   // --- ring operations ----------------------------------------------------------------------
@@ -123,13 +132,15 @@ class mont_field {
     return r;
   }
   CUZK_HD_CONSTEXPR static mont_field sub(const mont_field& a, const mont_field& b) {
+    constexpr repr p = modulus;
     mont_field r = a;
-    if (sub_in_place(r.v, b.v)) add_in_place(r.v, modulus);
+    if (sub_in_place(r.v, b.v)) add_in_place(r.v, p);
     return r;
   }
   CUZK_HD_CONSTEXPR static mont_field neg(const mont_field& a) {
     if (a.is_zero()) return a;
-    mont_field r = from_montgomery_repr(modulus);
+    constexpr repr p = modulus;
+    mont_field r = from_montgomery_repr(p);
     sub_in_place(r.v, a.v);
     return r;
   }
@@ -165,16 +176,17 @@ class mont_field {
   // Carry-free CIOS Montgomery multiplication (valid when the top limb has a spare bit; see
   // "Faster Montgomery multiplication", gnark-crypto). Cost: 2N^2 + N 64x64->128 multiplies.
   CUZK_HD_CONSTEXPR static mont_field mul_portable(const mont_field& a, const mont_field& b) {
+    constexpr repr p = modulus;
     uint64_t t[N] = {};
     for (std::size_t i = 0; i < N; ++i) {
       uint64_t carry_a = 0;
       t[0] = mac(t[0], a.v.w[0], b.v.w[i], carry_a);
       const uint64_t m = t[0] * n0;
       uint64_t carry_m = 0;
-      (void)mac(t[0], m, modulus.w[0], carry_m);
+      (void)mac(t[0], m, p.w[0], carry_m);
       for (std::size_t j = 1; j < N; ++j) {
         t[j] = mac(t[j], a.v.w[j], b.v.w[i], carry_a);
-        t[j - 1] = mac(t[j], m, modulus.w[j], carry_m);
+        t[j - 1] = mac(t[j], m, p.w[j], carry_m);
       }
       t[N - 1] = carry_a + carry_m;
     }
@@ -198,12 +210,16 @@ class mont_field {
   CUZK_HD_CONSTEXPR mont_field pow_u64(uint64_t e) const { return pow(ff::from_u64<1>(e)); }
 
   // a^(p-2) (Fermat). Cost: ~bits squarings + ~bits/2 multiplications. inverse(0) = 0.
-  CUZK_HD_CONSTEXPR mont_field inverse() const { return pow(p_minus_2); }
+  CUZK_HD_CONSTEXPR mont_field inverse() const {
+    constexpr repr e = p_minus_2;
+    return pow(e);
+  }
 
   // Legendre symbol: 1 for non-zero squares, -1 for non-squares, 0 for zero.
   CUZK_HD_CONSTEXPR int legendre() const {
     if (is_zero()) return 0;
-    return pow(p_minus_1_half).is_one() ? 1 : -1;
+    constexpr repr e = p_minus_1_half;
+    return pow(e).is_one() ? 1 : -1;
   }
 
   // A square root (either one) if it exists. For p = 3 mod 4 it is a^((p+1)/4); otherwise
@@ -214,16 +230,20 @@ class mont_field {
       return true;
     }
     if constexpr ((modulus.w[0] & 3) == 3) {
-      mont_field c = pow(p_plus_1_quarter);
+      constexpr repr e = p_plus_1_quarter;
+      mont_field c = pow(e);
       if (square(c) != *this) return false;
       out = c;
       return true;
     } else {
       if (legendre() != 1) return false;
       std::size_t m = two_adicity;
-      mont_field c = from_montgomery_repr(tonelli_shanks_data<mont_field>::root_of_unity);
-      mont_field t = pow(odd_part);
-      mont_field r = pow(odd_part_plus_1_half);
+      constexpr repr z = tonelli_shanks_data<mont_field>::root_of_unity;
+      constexpr repr t_exp = odd_part;
+      constexpr repr r_exp = odd_part_plus_1_half;
+      mont_field c = from_montgomery_repr(z);
+      mont_field t = pow(t_exp);
+      mont_field r = pow(r_exp);
       while (!t.is_one()) {
         std::size_t i = 0;
         mont_field t2 = t;
@@ -314,8 +334,9 @@ class mont_field {
   }();
  private:
   CUZK_HD_CONSTEXPR static void reduce_once(repr& x) {
+    constexpr repr p = modulus;
     repr t = x;
-    if (!sub_in_place(t, modulus)) x = t;
+    if (!sub_in_place(t, p)) x = t;
   }
 };
 
