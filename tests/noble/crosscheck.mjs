@@ -243,6 +243,11 @@ for (let i = 0; i < Math.max(count, 16); i++) {
   reqs.push({ line: `g1dec ${X}`, want: () => g1decAnswer(X), isDec: true });
 }
 
+// Compute the expected answers first, so that once the binary runs its stdout is read without pause.
+const t0 = Date.now();
+for (const r of reqs) r.expected = r.want();
+const nobleMs = Date.now() - t0;
+
 // ---------- run the binary ----------
 const input = reqs.map((r) => r.line).join('\n') + '\n';
 const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -259,10 +264,6 @@ const timer = setTimeout(() => {
   child.kill('SIGKILL');
 }, timeoutSec * 1000);
 
-// Compute the expected answers while the binary works.
-const t0 = Date.now();
-for (const r of reqs) r.expected = r.want();
-const nobleMs = Date.now() - t0;
 
 const [code, signal] = await new Promise((res) => {
   if (spawnError) return res([null, null]);

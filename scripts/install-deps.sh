@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs every Debian package the build, tests and benchmarks need, and the npm packages the
+# cross-checks use. Idempotent: packages already present are not reinstalled, and apt-get update
+# runs only when something is missing. Needs root (or sudo) on Debian 12.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  g++ cmake ninja-build pkg-config git ca-certificates
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+# Node.js may come from elsewhere than Debian (a newer release): any node and npm on PATH do.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: Debian packages present"
+fi
+
+# npm packages for the @noble/curves cross-checks (versions pinned in tests/noble/package.json).
+if [[ -f tests/noble/package.json ]]; then
+  if [[ ! -d tests/noble/node_modules/@noble/curves ]]; then
+    echo "install-deps: npm packages for tests/noble"
+    npm install --prefix tests/noble --no-audit --no-fund --loglevel=error
+  else
+    echo "install-deps: npm packages present"
+  fi
+fi

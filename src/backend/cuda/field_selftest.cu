@@ -1,0 +1,102 @@
+#include "backend/cuda/field_selftest.hpp"
+
+#include <cuda_runtime.h>
+
+namespace cuzk::cuda {
+
+namespace {
+
+// One formula per field, shared by the kernel and the CPU reference (CUZK_HD).
+CUZK_HD ff::fp fp_formula(const ff::fp& a, const ff::fp& b) {
+  ff::fp t = a * b + a - b;
+  return t.square() + t.inverse();
+}
+CUZK_HD ff::fr fr_formula(const ff::fr& c, const ff::fr& d) {
+  ff::fr t = c * d - c + d;
+  return t.square() * t;
+}
+CUZK_HD ff::fp2 fp2_formula(const ff::fp& a, const ff::fp& b) {
+  ff::fp2 x{a, b};
+  ff::fp2 y{b, -a};
+  return (x * y).square() + x.mul_by_nonresidue();
+}
+
+__global__ void field_kernel(const ff::fp* a, const ff::fp* b, const ff::fr* c, const ff::fr* d,
+                             ff::fp* fp_out, ff::fr* fr_out, ff::fp2* fp2_out, std::size_t n) {
+  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  fp_out[i] = fp_formula(a[i], b[i]);
+  fr_out[i] = fr_formula(c[i], d[i]);
+  fp2_out[i] = fp2_formula(a[i], b[i]);
+}
+
+// Frees every registered device buffer when the self-test returns, on any path.
+struct device_buffers {
+  std::vector<void*> ptrs;
+  ~device_buffers() {
+    for (void* p : ptrs) cudaFree(p);
+  }
+  template <class T>
+  cudaError_t alloc(T** p, std::size_t n) {
+    cudaError_t e = cudaMalloc(reinterpret_cast<void**>(p), n * sizeof(T));
+    if (e == cudaSuccess) ptrs.push_back(*p);
+    return e;
+  }
+};
+
+}  // namespace
+
+ff::fp selftest_fp_formula(const ff::fp& a, const ff::fp& b) { return fp_formula(a, b); }
+ff::fr selftest_fr_formula(const ff::fr& c, const ff::fr& d) { return fr_formula(c, d); }
+ff::fp2 selftest_fp2_formula(const ff::fp& a, const ff::fp& b) { return fp2_formula(a, b); }
+
+int device_count(std::string& why) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    why = cudaGetErrorString(e);
+    return 0;
+  }
+  if (n == 0) why = "no CUDA device";
+  return n;
+}
+
+bool run_field_selftest(const std::vector<ff::fp>& a, const std::vector<ff::fp>& b,
+                        const std::vector<ff::fr>& c, const std::vector<ff::fr>& d,
+                        field_selftest_result& out, std::string& error) {
+  const std::size_t n = a.size();
+  if (b.size() != n || c.size() != n || d.size() != n) {
+    error = "run_field_selftest: input sizes differ";
+    return false;
+  }
+  device_buffers buf;
+  ff::fp *da, *db, *dfp;
+  ff::fr *dc, *dd, *dfr;
+  ff::fp2* dfp2;
+  auto check = [&](cudaError_t e, const char* what) {
+    if (e != cudaSuccess) error = std::string(what) + ": " + cudaGetErrorString(e);
+    return e == cudaSuccess;
+  };
+  if (!check(buf.alloc(&da, n), "cudaMalloc") || !check(buf.alloc(&db, n), "cudaMalloc") ||
+      !check(buf.alloc(&dc, n), "cudaMalloc") || !check(buf.alloc(&dd, n), "cudaMalloc") ||
+      !check(buf.alloc(&dfp, n), "cudaMalloc") || !check(buf.alloc(&dfr, n), "cudaMalloc") ||
+      !check(buf.alloc(&dfp2, n), "cudaMalloc"))
+    return false;
+  if (!check(cudaMemcpy(da, a.data(), n * sizeof(ff::fp), cudaMemcpyHostToDevice), "copy a") ||
+      !check(cudaMemcpy(db, b.data(), n * sizeof(ff::fp), cudaMemcpyHostToDevice), "copy b") ||
+      !check(cudaMemcpy(dc, c.data(), n * sizeof(ff::fr), cudaMemcpyHostToDevice), "copy c") ||
+      !check(cudaMemcpy(dd, d.data(), n * sizeof(ff::fr), cudaMemcpyHostToDevice), "copy d"))
+    return false;
+  const unsigned threads = 128;
+  const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
+  field_kernel<<<blocks, threads>>>(da, db, dc, dd, dfp, dfr, dfp2, n);
+  if (!check(cudaGetLastError(), "launch") || !check(cudaDeviceSynchronize(), "kernel")) return false;
+  out.fp_out.resize(n);
+  out.fr_out.resize(n);
+  out.fp2_out.resize(n);
+  return check(cudaMemcpy(out.fp_out.data(), dfp, n * sizeof(ff::fp), cudaMemcpyDeviceToHost), "copy out") &&
+         check(cudaMemcpy(out.fr_out.data(), dfr, n * sizeof(ff::fr), cudaMemcpyDeviceToHost), "copy out") &&
+         check(cudaMemcpy(out.fp2_out.data(), dfp2, n * sizeof(ff::fp2), cudaMemcpyDeviceToHost), "copy out");
+}
+
+}  // namespace cuzk::cuda
