@@ -1,0 +1,144 @@
+// Field arithmetic latency: every benchmark chains its result into the next input (x = x op y),
+// so the figure is the latency of one dependent operation, and nothing can be hoisted or
+// optimised away. Run pinned: `taskset -c 1 build/.../bench/ff_bench`.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+
+#include "ff/bls12_381.hpp"
+#include "ff/fp2.hpp"
+
+namespace {
+
+using cuzk::ff::fp;
+using cuzk::ff::fp2;
+using cuzk::ff::fr;
+
+std::mt19937_64& rng() {
+  static std::mt19937_64 g(0x5eed);
+  return g;
+}
+
+template <class F>
+void bm_mul(benchmark::State& state) {
+  F x = F::random(rng()), y = F::random(rng());
+  for (auto _ : state) {
+    x = F::mul(x, y);
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
+void bm_mul_portable(benchmark::State& state) {
+  F x = F::random(rng()), y = F::random(rng());
+  for (auto _ : state) {
+    x = F::mul_portable(x, y);
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
+void bm_square(benchmark::State& state) {
+  F x = F::random(rng());
+  for (auto _ : state) {
+    x = F::square(x);
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
+void bm_square_portable(benchmark::State& state) {
+  F x = F::random(rng());
+  for (auto _ : state) {
+    x = F::square_portable(x);
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
+void bm_add(benchmark::State& state) {
+  F x = F::random(rng()), y = F::random(rng());
+  for (auto _ : state) {
+    x = x + y;
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
+void bm_sub(benchmark::State& state) {
+  F x = F::random(rng()), y = F::random(rng());
+  for (auto _ : state) {
+    x = x - y;
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
+void bm_inverse(benchmark::State& state) {
+  F x = F::random(rng());
+  for (auto _ : state) {
+    x = x.inverse() + F::one();  // + 1 keeps x non-zero-ish and the chain dependent
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
+void bm_inverse_fermat(benchmark::State& state) {
+  F x = F::random(rng());
+  for (auto _ : state) {
+    x = x.pow(F::p_minus_2) + F::one();
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
+void bm_sqrt(benchmark::State& state) {
+  F x = F::random(rng());
+  x = x.square();
+  for (auto _ : state) {
+    F s;
+    bool ok = x.sqrt(s);
+    benchmark::DoNotOptimize(ok);
+    x = s.square() + x.square();  // next input depends on this root; a square half the time
+    x = x.square();               // ... make it a square always
+  }
+}
+
+void bm_fp2_mul(benchmark::State& state) {
+  fp2 x = fp2::random(rng()), y = fp2::random(rng());
+  for (auto _ : state) {
+    x = x * y;
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+void bm_fp2_square(benchmark::State& state) {
+  fp2 x = fp2::random(rng());
+  for (auto _ : state) {
+    x = x.square();
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+}  // namespace
+
+BENCHMARK(bm_mul<fp>)->Name("fp_mul");
+BENCHMARK(bm_mul_portable<fp>)->Name("fp_mul_portable");
+BENCHMARK(bm_square<fp>)->Name("fp_square");
+BENCHMARK(bm_square_portable<fp>)->Name("fp_square_portable");
+BENCHMARK(bm_add<fp>)->Name("fp_add");
+BENCHMARK(bm_sub<fp>)->Name("fp_sub");
+BENCHMARK(bm_inverse<fp>)->Name("fp_inverse");
+BENCHMARK(bm_inverse_fermat<fp>)->Name("fp_inverse_fermat");
+BENCHMARK(bm_sqrt<fp>)->Name("fp_sqrt");
+BENCHMARK(bm_mul<fr>)->Name("fr_mul");
+BENCHMARK(bm_mul_portable<fr>)->Name("fr_mul_portable");
+BENCHMARK(bm_square<fr>)->Name("fr_square");
+BENCHMARK(bm_add<fr>)->Name("fr_add");
+BENCHMARK(bm_inverse<fr>)->Name("fr_inverse");
+BENCHMARK(bm_sqrt<fr>)->Name("fr_sqrt");
+BENCHMARK(bm_fp2_mul)->Name("fp2_mul");
+BENCHMARK(bm_fp2_square)->Name("fp2_square");
+
+BENCHMARK_MAIN();
