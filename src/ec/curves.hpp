@@ -36,6 +36,7 @@ struct g2_curve {
 // is flagged explicitly; its coordinates are zero.
 template <class Curve>
 struct affine_point {
+  using curve = Curve;
   using field = typename Curve::field;
   field x, y;
   bool infinity;
