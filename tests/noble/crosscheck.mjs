@@ -12,6 +12,9 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+// @noble/curves 1.9.7 (see package.json). Its exports map serves this specifier (and the one
+// without `.js`) from the ESM build. In 1.9.x `G1.Point` is the current name of the point class
+// (`G1.ProjectivePoint` is a deprecated alias); toHex(isCompressed) and fromHex are unchanged.
 import { bls12_381 as bls } from '@noble/curves/bls12-381.js';
 
 function usage(msg) {
@@ -115,6 +118,10 @@ const compressRaw = (x, y) => {
   return b.toString('hex');
 };
 function g1decAnswer(X) {
+  // One deliberate difference: noble decodes 0xe0 00.. (infinity with the sign flag) as the
+  // point at infinity. The Zcash serialization rules, zkcrypto's bls12_381 and blst reject it
+  // (the sign flag must be clear on infinity), and so do we.
+  if ((parseInt(X.slice(0, 2), 16) & 0x60) === 0x60) return 'err';
   try {
     const P = G1.fromHex(X); // decodes and runs assertValidity (range, curve, subgroup)
     return `ok ${P.toHex(false)}`;

@@ -2,7 +2,8 @@
 // Deterministic BLS12-381 test-vector generator for cuzk, using @noble/curves as the reference.
 //
 // Usage (from the repository root):
-//   npm install --prefix tests/noble          # once; installs the pinned @noble/curves
+//   npm ci --prefix tests/noble               # once; installs the pinned @noble/curves 1.9.7
+//                                             # (Node >= 16; Debian 12's nodejs 18 works)
 //   node tools/gen/noble_vectors.mjs [--seed N] [--out DIR]
 //
 // Writes into testdata/noble/ (or DIR): g1_mul.txt g2_mul.txt pairing.txt fp.txt fr.txt.
@@ -18,7 +19,9 @@ const ROOT = resolve(HERE, '..', '..');
 const NOBLE_DIR = join(ROOT, 'tests', 'noble', 'node_modules', '@noble', 'curves');
 let bls;
 try {
-  ({ bls12_381: bls } = await import(pathToFileURL(join(NOBLE_DIR, 'bls12-381.js')).href));
+  // The ESM build, i.e. what the package's exports map gives `import '@noble/curves/bls12-381.js'`
+  // (this script lives outside tests/noble, so it cannot use the bare specifier).
+  ({ bls12_381: bls } = await import(pathToFileURL(join(NOBLE_DIR, 'esm', 'bls12-381.js')).href));
 } catch (e) {
   console.error(`cannot load @noble/curves from ${NOBLE_DIR}: run 'npm install --prefix tests/noble' first`);
   console.error(String(e));
