@@ -25,6 +25,8 @@ namespace cuzk::ec {
 inline constexpr fp g1_beta = fp::from_hex(
     "5f19672fdf76ce51ba69c6076a0f77eaddb3a93be6f89688de17d813620a00022e01fffffffefffe");
 
+static_assert(!g1_beta.is_one() && (g1_beta.square() * g1_beta).is_one(), "beta: primitive cube root of 1");
+
 // psi coefficients (canonical c0, c1); the test recomputes them as inverses of powers of u+1.
 inline constexpr fp2 g2_psi_coeff_x = {
     fp::from_hex("0"),
@@ -32,6 +34,11 @@ inline constexpr fp2 g2_psi_coeff_x = {
 inline constexpr fp2 g2_psi_coeff_y = {
     fp::from_hex("135203e60180a68ee2e9c448d77a2cd91c3dedd930b1cf60ef396489f61eb45e304466cf3e67fa0af1ee7b04121bdea2"),
     fp::from_hex("06af0e0437ff400b6831e36d6bd17ffe48395dabc2d3435e77f76e17009241c5ee67992f72ec05f4c81084fbede3cc09")};
+
+// Cheap compile-time consistency: cx^3 = cy^2 = 1/(u+1)^(p-1), and (u+1)^(p-1) = conj(u+1)/(u+1)
+// = (1 - u)/(1 + u) (Frobenius is conjugation), so cx^3 (1 - u) = cy^2 (1 - u) = 1 + u.
+static_assert(g2_psi_coeff_x.square() * g2_psi_coeff_x * fp2{fp::one(), -fp::one()} == fp2{fp::one(), fp::one()});
+static_assert(g2_psi_coeff_y.square() * fp2{fp::one(), -fp::one()} == fp2{fp::one(), fp::one()});
 
 // phi on Jacobian coordinates: x = X/Z^2 scales by beta exactly when X does. 1M.
 CUZK_HD_CONSTEXPR g1_jacobian g1_endomorphism(const g1_jacobian& p) { return {p.X * g1_beta, p.Y, p.Z}; }
