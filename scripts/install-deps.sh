@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   g++ cmake ninja-build pkg-config git ca-certificates
-  libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev libb2-dev
 )
 # Node.js may come from elsewhere than Debian (a newer release): any node and npm on PATH do.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
