@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 packages=(
   g++ cmake ninja-build pkg-config git ca-certificates
   libgtest-dev libgmock-dev libbenchmark-dev libtbb-dev libb2-dev
+  # daemon: gRPC/protobuf, logging, TOML config, command lines
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libspdlog-dev libtomlplusplus-dev libcli11-dev
 )
 # Node.js may come from elsewhere than Debian (a newer release): any node and npm on PATH do.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -36,5 +39,15 @@ if [[ -f tests/noble/package.json ]]; then
     npm install --prefix tests/noble --no-audit --no-fund --loglevel=error
   else
     echo "install-deps: npm packages present"
+  fi
+fi
+
+# npm packages for the snarkjs cross-checks (snarkjs and circom2, pinned in tests/snarkjs/package.json).
+if [[ -f tests/snarkjs/package.json ]]; then
+  if [[ ! -d tests/snarkjs/node_modules/snarkjs ]]; then
+    echo "install-deps: npm packages for tests/snarkjs"
+    npm install --prefix tests/snarkjs --no-audit --no-fund --loglevel=error
+  else
+    echo "install-deps: npm packages for tests/snarkjs present"
   fi
 fi

@@ -1,0 +1,54 @@
+// cuzk.v1.ProvingEngine over gRPC's callback API: translates protobuf <-> engine types, validates
+// requests at the edge (malformed input -> INVALID_ARGUMENT naming the field) and never blocks a
+// gRPC thread (Prove/AwaitProof complete from engine callbacks).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "engine/engine.hpp"
+
+namespace cuzk::server {
+
+struct service_info {
+  std::string version;  // daemon version ("0.1.0")
+  std::string backend;  // "cpu" / "cuda"
+};
+
+// Converts and validates a SubmitProofRequest (moving its payload out).
+engine::result<engine::job_spec> to_job_spec(cuzk::v1::SubmitProofRequest& req);
+
+class proving_service final : public cuzk::v1::ProvingEngine::CallbackService {
+ public:
+  proving_service(engine::engine& eng, service_info info) : eng_(eng), info_(std::move(info)) {}
+
+  grpc::ServerUnaryReactor* SubmitProof(grpc::CallbackServerContext* ctx, const cuzk::v1::SubmitProofRequest* req,
+                                        cuzk::v1::SubmitProofResponse* resp) override;
+  grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* ctx, const cuzk::v1::AwaitProofRequest* req,
+                                       cuzk::v1::AwaitProofResponse* resp) override;
+  grpc::ServerUnaryReactor* Prove(grpc::CallbackServerContext* ctx, const cuzk::v1::ProveRequest* req,
+                                  cuzk::v1::ProveResponse* resp) override;
+  grpc::ServerUnaryReactor* CancelProof(grpc::CallbackServerContext* ctx, const cuzk::v1::CancelProofRequest* req,
+                                        cuzk::v1::CancelProofResponse* resp) override;
+  grpc::ServerUnaryReactor* GetStatus(grpc::CallbackServerContext* ctx, const cuzk::v1::GetStatusRequest* req,
+                                      cuzk::v1::GetStatusResponse* resp) override;
+  grpc::ServerUnaryReactor* GetMetrics(grpc::CallbackServerContext* ctx, const cuzk::v1::GetMetricsRequest* req,
+                                       cuzk::v1::GetMetricsResponse* resp) override;
+  grpc::ServerUnaryReactor* PreloadSRS(grpc::CallbackServerContext* ctx, const cuzk::v1::PreloadSrsRequest* req,
+                                       cuzk::v1::PreloadSrsResponse* resp) override;
+  grpc::ServerUnaryReactor* EvictSRS(grpc::CallbackServerContext* ctx, const cuzk::v1::EvictSrsRequest* req,
+                                     cuzk::v1::EvictSrsResponse* resp) override;
+  grpc::ServerUnaryReactor* GetVersion(grpc::CallbackServerContext* ctx, const cuzk::v1::GetVersionRequest* req,
+                                       cuzk::v1::GetVersionResponse* resp) override;
+
+ private:
+  engine::engine& eng_;
+  service_info info_;
+};
+
+// Text renderings of a status snapshot, shared by GetMetrics and the HTTP status endpoint.
+std::string prometheus_text(const engine::status_snapshot& s);
+std::string status_json(const engine::status_snapshot& s, const service_info& info);
+
+}  // namespace cuzk::server
