@@ -94,14 +94,12 @@ void bm_inverse_fermat(benchmark::State& state) {
 
 template <class F>
 void bm_sqrt(benchmark::State& state) {
-  F x = F::random(rng());
-  x = x.square();
+  F x = F::random(rng()).square();
   for (auto _ : state) {
-    F s;
+    F s = F::zero();
     bool ok = x.sqrt(s);
     benchmark::DoNotOptimize(ok);
-    x = s.square() + x.square();  // next input depends on this root; a square half the time
-    x = x.square();               // ... make it a square always
+    x = (s + F::one()).square();  // next input: a square that depends on this root
   }
 }
 

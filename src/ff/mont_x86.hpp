@@ -5,26 +5,33 @@
 // mulx (flag-less 64x64->128 multiply) and the two independent ADX carry chains: in every row
 // the low halves of the partial products ride the CF chain (adcx) into limb j while the high
 // halves ride the OF chain (adox) into limb j+1, so the two chains interleave without
-// serialising on one flag. Per row i (N multiplies for a*b[i], then N for m*p):
-//   t += a * b[i]                 (t is N+1 words; the top word is small)
+// serialising on one flag. Per row i (N multiplies for a*b[i], N for m*p):
+//   t += a * b[i]
 //   m  = t[0] * n0 mod 2^64;  t = (t + m*p) / 2^64
-// Invariant t < 2p (inputs < p, p < 2^(64N-1)), so N+1 registers hold t and one conditional
-// subtraction at the end gives the fully reduced result. Cost: 2N^2 mulx, 4N^2 + O(N) adds.
-// The window of N+1 accumulator registers rotates by one each row (the word that the reduction
-// zeroes becomes the next row's top word), so there are no register-to-register shifts.
+// Rows are fused as blst's __mulx_mont_384 does: m for row i-1 is computed first (imul), then
+// a * b[i] is added one word up, and only then m * p, so the imul and the reduction's multiply
+// latency overlap the next row's products (the kernel is then bound by mulx throughput: 72
+// mulx on the one 64x64 multiplier port for N = 6). Bound: t < 2p between rows (inputs < p,
+// p < 2^(64N-1)), so N+2 words hold every intermediate and one conditional subtraction at the
+// end gives the fully reduced result. The window of accumulator registers rotates by one word
+// per row (the word the reduction zeroes becomes the next row's top word): no register moves.
+// Cost: 2N^2 mulx, ~4N^2 adcx/adox.
 //
-// Registers (N = 6): 7 accumulators, lo, hi, rdx (mulx's implicit source), a, b, p pointers =
-// 13, plus the output pointer (register or memory, compiler's choice) and n0 (memory): fits the
-// 14 allocatable registers of a frame-pointer (-O0, sanitizer) build. The a and b pointer
-// registers are declared read-write because the final conditional subtraction reuses them as
-// scratch once the last row has read its operands. All stores happen after all loads, so r may
-// alias a or b.
+// Registers (N = 6): 8 accumulators, lo, hi, rdx (mulx's implicit source), a, b, p pointers =
+// 14; the output pointer is register-or-memory (compiler's choice), n0 and one scratch word
+// (t0, whose reduction carry is taken with adcx from memory) are memory. That fits the 14
+// allocatable registers of a frame-pointer (-O0) build. The a and b pointer registers are
+// declared read-write because the final conditional subtraction reuses them as scratch once
+// the last row has read its operands. All stores happen after all loads, so r may alias a or b.
+// Measured on the Sapphire Rapids host, raw kernel in a dependent chain: Fp 36-37 ns, Fr ~20 ns,
+// the same as blst's mulx_mont_384 / mulx_mont_sparse_256 measured in the same process.
 //
 // Squaring uses the same kernel with b = a. A dedicated symmetric squaring (N(N-1)/2 + N
 // products for the 2N-word square, then a separate N^2-product Montgomery reduction) saves 15
-// of 72 mulx for N = 6 but needs the 12-word square in memory and serialises on the separate
-// reduction; blst's sqrx_mont_384 makes the same choice (it calls its multiplication) and our
-// measurement agrees (see bench/ff_bench.cpp and the report in the commit message).
+// of 72 mulx for N = 6 but needs the 12-word square in memory and loses the row fusion above
+// (the reduction can no longer overlap the products); blst's sqrx_mont_384 makes the same
+// choice (it calls __mulx_mont_384 with b = a). Not measured here; worth a try only if a
+// profile shows squarings dominating.
 //
 // AVX-512 IFMA (vpmadd52luq/huq, 52-bit limbs) wins only when 8 independent products run side
 // by side in the vector lanes; one 381-bit product would need 8 limbs of 52 bits, 128 multiplies
@@ -37,6 +44,7 @@
 
 #if defined(__x86_64__) && defined(__BMI2__) && defined(__ADX__) && !defined(__CUDACC__)
 #define CUZK_HAVE_X86_MONT 1
+#include <emmintrin.h>  // __m128i for the store staging registers
 #else
 #define CUZK_HAVE_X86_MONT 0
 #endif
@@ -55,6 +63,18 @@ void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0);
 
 // Operand names are the macro arguments, so one macro serves every rotation of the window.
 #define CUZK_R(x) "%[" #x "]"
+
+// GCC sizes inline asm by its line count and would otherwise keep these ~250-instruction
+// kernels out of line (a call plus six callee-saved pushes and pops per product: ~15% of an Fp
+// mul). Under AddressSanitizer, locals live in an instrumented frame addressed through an extra
+// base register that the 6-limb kernel cannot spare; the kernels touch memory only through
+// their asm, so there they opt out of instrumentation and stay out of line (an uninstrumented
+// function cannot be inlined into an instrumented one).
+#if defined(__SANITIZE_ADDRESS__)
+#define CUZK_X86_KERNEL __attribute__((no_sanitize_address, noinline)) inline
+#else
+#define CUZK_X86_KERNEL __attribute__((always_inline)) inline
+#endif
 #define CUZK_R32(x) "%k[" #x "]"
 
 // Row 0: t = a * b[0]. One CF chain (mulx leaves the flags alone).
@@ -90,31 +110,65 @@ void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0);
   "adcxq %[lo], " CUZK_R(tj) "\n\t"                              \
   "adoxq %[hi], " CUZK_R(tj1) "\n\t"
 
-// Row i > 0: t += a * b[i]. The top word (tN) is zero on entry: it is the word the previous
-// reduction cleared. xor zeroes it again and clears CF and OF.
-#define CUZK_MUL_ROW4(off, t0, t1, t2, t3, t4)                   \
+// Row i > 0, fused with the reduction of row i-1 (the ordering blst uses): m = t0 * n0 is
+// started first, the product a * b[i] is added one word up (into t1..t7, t7 fresh), and only
+// then is m * p added, so the imul and mulx latencies of the reduction hide behind the row's
+// multiplies. t0 itself goes to the scratch word: the reduction only needs the carry of
+// t0 + lo(m * p0) (which is 0 mod 2^64), taken with adcx from memory; t0's register holds m and
+// then, zeroed, serves as a zero source for the two carries left at the top.
+// Window: t0..t(N) hold the running value, t(N+1) is free on entry; on exit t1..t(N+1) hold it
+// and t0 is free (and zero).
+#define CUZK_ITER4(off, t0, t1, t2, t3, t4, t5)                  \
+  "movq " CUZK_R(t0) ", %[sc]\n\t"                               \
+  "imulq %[n0], " CUZK_R(t0) "\n\t"                              \
   "movq " #off "(%[b]), %%rdx\n\t"                               \
-  "xorl " CUZK_R32(t4) ", " CUZK_R32(t4) "\n\t"                  \
-  CUZK_MACX("(%[a])", t0, t1)                                    \
-  CUZK_MACX("8(%[a])", t1, t2)                                   \
-  CUZK_MACX("16(%[a])", t2, t3)                                  \
-  CUZK_MACX("24(%[a])", t3, t4)                                  \
-  "adcq $0, " CUZK_R(t4) "\n\t"
+  "xorl " CUZK_R32(t5) ", " CUZK_R32(t5) "\n\t"                  \
+  CUZK_MACX("(%[a])", t1, t2)                                    \
+  CUZK_MACX("8(%[a])", t2, t3)                                   \
+  CUZK_MACX("16(%[a])", t3, t4)                                  \
+  CUZK_MACX("24(%[a])", t4, t5)                                  \
+  "adcq $0, " CUZK_R(t5) "\n\t"                                  \
+  "movq " CUZK_R(t0) ", %%rdx\n\t"                               \
+  "xorl " CUZK_R32(t0) ", " CUZK_R32(t0) "\n\t"                  \
+  "mulxq (%[p]), %[lo], %[hi]\n\t"                               \
+  "adcxq %[sc], %[lo]\n\t"                                       \
+  "adoxq %[hi], " CUZK_R(t1) "\n\t"                              \
+  CUZK_MACX("8(%[p])", t1, t2)                                   \
+  CUZK_MACX("16(%[p])", t2, t3)                                  \
+  CUZK_MACX("24(%[p])", t3, t4)                                  \
+  "adcxq " CUZK_R(t0) ", " CUZK_R(t4) "\n\t"                     \
+  "adoxq " CUZK_R(t0) ", " CUZK_R(t5) "\n\t"                     \
+  "adcxq " CUZK_R(t0) ", " CUZK_R(t5) "\n\t"
 
-#define CUZK_MUL_ROW6(off, t0, t1, t2, t3, t4, t5, t6)           \
+#define CUZK_ITER6(off, t0, t1, t2, t3, t4, t5, t6, t7)          \
+  "movq " CUZK_R(t0) ", %[sc]\n\t"                               \
+  "imulq %[n0], " CUZK_R(t0) "\n\t"                              \
   "movq " #off "(%[b]), %%rdx\n\t"                               \
-  "xorl " CUZK_R32(t6) ", " CUZK_R32(t6) "\n\t"                  \
-  CUZK_MACX("(%[a])", t0, t1)                                    \
-  CUZK_MACX("8(%[a])", t1, t2)                                   \
-  CUZK_MACX("16(%[a])", t2, t3)                                  \
-  CUZK_MACX("24(%[a])", t3, t4)                                  \
-  CUZK_MACX("32(%[a])", t4, t5)                                  \
-  CUZK_MACX("40(%[a])", t5, t6)                                  \
-  "adcq $0, " CUZK_R(t6) "\n\t"
+  "xorl " CUZK_R32(t7) ", " CUZK_R32(t7) "\n\t"                  \
+  CUZK_MACX("(%[a])", t1, t2)                                    \
+  CUZK_MACX("8(%[a])", t2, t3)                                   \
+  CUZK_MACX("16(%[a])", t3, t4)                                  \
+  CUZK_MACX("24(%[a])", t4, t5)                                  \
+  CUZK_MACX("32(%[a])", t5, t6)                                  \
+  CUZK_MACX("40(%[a])", t6, t7)                                  \
+  "adcq $0, " CUZK_R(t7) "\n\t"                                  \
+  "movq " CUZK_R(t0) ", %%rdx\n\t"                               \
+  "xorl " CUZK_R32(t0) ", " CUZK_R32(t0) "\n\t"                  \
+  "mulxq (%[p]), %[lo], %[hi]\n\t"                               \
+  "adcxq %[sc], %[lo]\n\t"                                       \
+  "adoxq %[hi], " CUZK_R(t1) "\n\t"                              \
+  CUZK_MACX("8(%[p])", t1, t2)                                   \
+  CUZK_MACX("16(%[p])", t2, t3)                                  \
+  CUZK_MACX("24(%[p])", t3, t4)                                  \
+  CUZK_MACX("32(%[p])", t4, t5)                                  \
+  CUZK_MACX("40(%[p])", t5, t6)                                  \
+  "adcxq " CUZK_R(t0) ", " CUZK_R(t6) "\n\t"                     \
+  "adoxq " CUZK_R(t0) ", " CUZK_R(t7) "\n\t"                     \
+  "adcxq " CUZK_R(t0) ", " CUZK_R(t7) "\n\t"
 
-// Reduction step: m = t0 * n0; t += m * p. Afterwards t0 == 0 and the window moves up by one.
-// The OF chain ends in the top word without carry-out (t + m*p < 2^(64(N+1))); the CF chain's
-// last carry goes in with adc.
+// Last reduction (row N-1): m = t0 * n0; t += m * p. Afterwards t0 == 0 and t1..tN hold the
+// result (< 2p). The OF chain ends in the top word without carry-out (t + m*p < 2^(64(N+1)));
+// the CF chain's last carry goes in with adc.
 #define CUZK_REDUCE4(t0, t1, t2, t3, t4)                         \
   "movq " CUZK_R(t0) ", %%rdx\n\t"                               \
   "imulq %[n0], %%rdx\n\t"                                       \
@@ -137,6 +191,23 @@ void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0);
   CUZK_MACX("40(%[p])", t5, t6)                                  \
   "adcq $0, " CUZK_R(t6) "\n\t"
 
+// Stores two limbs with one 16-byte store. Results are usually copied next (x = x * y) and
+// compilers copy 48- and 32-byte structs with 16-byte loads; a 16-byte load of two 8-byte
+// stores cannot be store-forwarded and waits for them to reach L1 (~+6 ns on an Fp product in
+// a dependent chain, measured), while 8-byte loads of a 16-byte store forward normally.
+#if defined(__AVX__)
+#define CUZK_STORE2(x, y, dst)                                   \
+  "vmovq " CUZK_R(x) ", %[v]\n\t"                                \
+  "vpinsrq $1, " CUZK_R(y) ", %[v], %[v]\n\t"                      \
+  "vmovdqu %[v], " dst "\n\t"
+#else
+#define CUZK_STORE2(x, y, dst)                                   \
+  "movq " CUZK_R(x) ", %[v]\n\t"                                 \
+  "movq " CUZK_R(y) ", %[w]\n\t"                                 \
+  "punpcklqdq %[w], %[v]\n\t"                                    \
+  "movdqu %[v], " dst "\n\t"
+#endif
+
 // Final conditional subtraction: d = t - p into the six scratch registers (lo, hi, rdx, the
 // free accumulator, and the now-dead a and b pointers); if no borrow (t >= p) take d. Then
 // store through the output pointer.
@@ -154,10 +225,8 @@ void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0);
   "cmovncq %%rdx, " CUZK_R(s2) "\n\t"                            \
   "cmovncq " CUZK_R(f) ", " CUZK_R(s3) "\n\t"                    \
   "movq %[rp], %[lo]\n\t"                                        \
-  "movq " CUZK_R(s0) ", (%[lo])\n\t"                             \
-  "movq " CUZK_R(s1) ", 8(%[lo])\n\t"                            \
-  "movq " CUZK_R(s2) ", 16(%[lo])\n\t"                           \
-  "movq " CUZK_R(s3) ", 24(%[lo])\n\t"
+  CUZK_STORE2(s0, s1, "(%[lo])")                                 \
+  CUZK_STORE2(s2, s3, "16(%[lo])")
 
 #define CUZK_FINAL6(s0, s1, s2, s3, s4, s5, f)                   \
   "movq " CUZK_R(s0) ", %[lo]\n\t"                               \
@@ -179,81 +248,76 @@ void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0);
   "cmovncq %[a], " CUZK_R(s4) "\n\t"                             \
   "cmovncq %[b], " CUZK_R(s5) "\n\t"                             \
   "movq %[rp], %[lo]\n\t"                                        \
-  "movq " CUZK_R(s0) ", (%[lo])\n\t"                             \
-  "movq " CUZK_R(s1) ", 8(%[lo])\n\t"                            \
-  "movq " CUZK_R(s2) ", 16(%[lo])\n\t"                           \
-  "movq " CUZK_R(s3) ", 24(%[lo])\n\t"                           \
-  "movq " CUZK_R(s4) ", 32(%[lo])\n\t"                           \
-  "movq " CUZK_R(s5) ", 40(%[lo])\n\t"
+  CUZK_STORE2(s0, s1, "(%[lo])")                                 \
+  CUZK_STORE2(s2, s3, "16(%[lo])")                               \
+  CUZK_STORE2(s4, s5, "32(%[lo])")
 
 template <>
-inline void mont_mul<4>(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                        uint64_t n0) {
-  uint64_t t0, t1, t2, t3, t4, lo, hi, rdx;
+CUZK_X86_KERNEL void mont_mul<4>(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                 const uint64_t* p, uint64_t n0) {
+  uint64_t t0, t1, t2, t3, t4, t5, lo, hi, rdx, sc;
+  __m128i v, w;  // store staging
   const uint64_t n0m = n0;  // memory operand for imul (saves a register)
   __asm__ volatile(
       CUZK_MUL_FIRST4(t0, t1, t2, t3, t4)
-      CUZK_REDUCE4(t0, t1, t2, t3, t4)
-      CUZK_MUL_ROW4(8, t1, t2, t3, t4, t0)
-      CUZK_REDUCE4(t1, t2, t3, t4, t0)
-      CUZK_MUL_ROW4(16, t2, t3, t4, t0, t1)
-      CUZK_REDUCE4(t2, t3, t4, t0, t1)
-      CUZK_MUL_ROW4(24, t3, t4, t0, t1, t2)
-      CUZK_REDUCE4(t3, t4, t0, t1, t2)
-      CUZK_FINAL4(t4, t0, t1, t2, t3)
+      CUZK_ITER4(8, t0, t1, t2, t3, t4, t5)
+      CUZK_ITER4(16, t1, t2, t3, t4, t5, t0)
+      CUZK_ITER4(24, t2, t3, t4, t5, t0, t1)
+      CUZK_REDUCE4(t3, t4, t5, t0, t1)
+      CUZK_FINAL4(t4, t5, t0, t1, t3)
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-        [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [a] "+&r"(a), [b] "+&r"(b)
+        [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [sc] "=m"(sc),
+        [a] "+&r"(a), [b] "+&r"(b), [v] "=&x"(v), [w] "=&x"(w)
       : [p] "r"(p), [n0] "m"(n0m), [rp] "rm"(r)
       : "cc", "memory");
 }
 
+// 14 registers: t0..t7, lo, hi, rdx, a, b, p; the output pointer may live in memory.
 template <>
-inline void mont_mul<6>(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                        uint64_t n0) {
-  uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
+CUZK_X86_KERNEL void mont_mul<6>(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                 const uint64_t* p, uint64_t n0) {
+  uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, rdx, sc;
+  __m128i v, w;  // store staging
   const uint64_t n0m = n0;  // memory operand for imul (saves a register)
   __asm__ volatile(
       CUZK_MUL_FIRST6(t0, t1, t2, t3, t4, t5, t6)
-      CUZK_REDUCE6(t0, t1, t2, t3, t4, t5, t6)
-      CUZK_MUL_ROW6(8, t1, t2, t3, t4, t5, t6, t0)
-      CUZK_REDUCE6(t1, t2, t3, t4, t5, t6, t0)
-      CUZK_MUL_ROW6(16, t2, t3, t4, t5, t6, t0, t1)
-      CUZK_REDUCE6(t2, t3, t4, t5, t6, t0, t1)
-      CUZK_MUL_ROW6(24, t3, t4, t5, t6, t0, t1, t2)
-      CUZK_REDUCE6(t3, t4, t5, t6, t0, t1, t2)
-      CUZK_MUL_ROW6(32, t4, t5, t6, t0, t1, t2, t3)
-      CUZK_REDUCE6(t4, t5, t6, t0, t1, t2, t3)
-      CUZK_MUL_ROW6(40, t5, t6, t0, t1, t2, t3, t4)
-      CUZK_REDUCE6(t5, t6, t0, t1, t2, t3, t4)
-      CUZK_FINAL6(t6, t0, t1, t2, t3, t4, t5)
+      CUZK_ITER6(8, t0, t1, t2, t3, t4, t5, t6, t7)
+      CUZK_ITER6(16, t1, t2, t3, t4, t5, t6, t7, t0)
+      CUZK_ITER6(24, t2, t3, t4, t5, t6, t7, t0, t1)
+      CUZK_ITER6(32, t3, t4, t5, t6, t7, t0, t1, t2)
+      CUZK_ITER6(40, t4, t5, t6, t7, t0, t1, t2, t3)
+      CUZK_REDUCE6(t5, t6, t7, t0, t1, t2, t3)
+      CUZK_FINAL6(t6, t7, t0, t1, t2, t3, t5)
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
-        [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx),
-        [a] "+&r"(a), [b] "+&r"(b)
+        [t5] "=&r"(t5), [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi),
+        "=&d"(rdx), [sc] "=m"(sc), [a] "+&r"(a), [b] "+&r"(b), [v] "=&x"(v), [w] "=&x"(w)
       : [p] "r"(p), [n0] "m"(n0m), [rp] "rm"(r)
       : "cc", "memory");
 }
 
 template <>
-inline void mont_sqr<4>(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0) {
+CUZK_X86_KERNEL void mont_sqr<4>(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0) {
   mont_mul<4>(r, a, a, p, n0);
 }
 
 template <>
-inline void mont_sqr<6>(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0) {
+CUZK_X86_KERNEL void mont_sqr<6>(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0) {
   mont_mul<6>(r, a, a, p, n0);
 }
 
 #undef CUZK_R
+#undef CUZK_X86_KERNEL
 #undef CUZK_R32
 #undef CUZK_MUL_FIRST4
 #undef CUZK_MUL_FIRST6
 #undef CUZK_MACX
-#undef CUZK_MUL_ROW4
-#undef CUZK_MUL_ROW6
+#undef CUZK_ITER4
+#undef CUZK_ITER6
 #undef CUZK_REDUCE4
 #undef CUZK_REDUCE6
 #undef CUZK_FINAL4
 #undef CUZK_FINAL6
+#undef CUZK_STORE2
 
 #endif  // CUZK_HAVE_X86_MONT
 
