@@ -43,8 +43,8 @@ void check_parameters(const parameters_view& p, const r1cs::r1cs_shape& shape) {
   expect_size("a", p.a.size(), shape.num_inputs + shape.a_aux_density.count());
   expect_size("b_g1", p.b_g1.size(), b_count);
   expect_size("b_g2", p.b_g2.size(), b_count);
-  if (shape.a_aux_density.size != shape.num_aux || shape.b_aux_density.size != shape.num_aux ||
-      shape.b_input_density.size != shape.num_inputs)
+  if (shape.a_aux_density.size() != shape.num_aux || shape.b_aux_density.size() != shape.num_aux ||
+      shape.b_input_density.size() != shape.num_inputs)
     throw std::invalid_argument("groth16::prove: malformed shape densities");
 }
 

@@ -70,7 +70,7 @@ class prover_backend {
 
   // MSMs with bellperson's multiexp semantics: sum_i scalars[i] * bases[i] (dense; bases.size()
   // >= scalars.size()), or over the set positions of density with the bases compacted
-  // (bases.size() >= density.count(), scalars.size() == density.size).
+  // (bases.size() >= density.count(), scalars.size() == density.size()).
   virtual ec::g1_jacobian msm_g1(std::span<const ec::g1_affine> bases, std::span<const fr> scalars) = 0;
   virtual ec::g1_jacobian msm_g1(std::span<const ec::g1_affine> bases, const r1cs::density_bitmap& density,
                                  std::span<const fr> scalars) = 0;

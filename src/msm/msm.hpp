@@ -32,9 +32,11 @@
 #include "base/executor.hpp"
 #include "ec/point.hpp"
 #include "ff/bls12_381.hpp"
-#include "msm/density.hpp"
+#include "base/density_bitmap.hpp"
 
 namespace cuzk::msm {
+
+using base::density_bitmap;
 
 // A scalar as its canonical integer in [0, r), little-endian 64-bit limbs.
 using scalar_repr = ff::bigint<4>;

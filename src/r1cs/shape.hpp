@@ -17,6 +17,8 @@
 //   (coeff_id_one / coeff_id_minus_one), so SpMV kernels can add/subtract without a multiply.
 #pragma once
 
+#include "base/density_bitmap.hpp"
+
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -44,21 +46,7 @@ struct csr_matrix {
 };
 
 // A fixed-size bit set (bellperson's DensityTracker): bit i set = variable i is used.
-struct density_bitmap {
-  std::vector<uint64_t> words;  // bit i is words[i / 64] >> (i % 64)
-  std::size_t size = 0;         // number of bits (variables)
-
-  explicit density_bitmap(std::size_t n = 0) : words((n + 63) / 64, 0), size(n) {}
-  bool test(std::size_t i) const { return (words[i / 64] >> (i % 64)) & 1; }
-  void set(std::size_t i) { words[i / 64] |= uint64_t{1} << (i % 64); }
-  // bellperson's get_total_density(): the number of set bits.
-  std::size_t count() const {
-    std::size_t c = 0;
-    for (uint64_t w : words) c += static_cast<std::size_t>(std::popcount(w));
-    return c;
-  }
-  bool operator==(const density_bitmap&) const = default;
-};
+using base::density_bitmap;  // bellperson's densities (base/density_bitmap.hpp)
 
 struct r1cs_shape {
   std::size_t num_constraints = 0;  // circuit constraints (rows), without the input constraints

@@ -7,17 +7,6 @@
 
 namespace cuzk::backend::cpu {
 
-msm::density_bitmap to_msm_density(const r1cs::density_bitmap& d) {
-  msm::density_bitmap out(d.size);
-  for (std::size_t w = 0; w < d.words.size(); ++w) {
-    for (uint64_t bits = d.words[w]; bits; bits &= bits - 1) {
-      const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
-      if (i < d.size) out.set(i);
-    }
-  }
-  return out;
-}
-
 void cpu_backend::evaluate_abc(const r1cs::r1cs_shape& shape, std::span<const fr> inputs, std::span<const fr> aux,
                                std::span<fr> a, std::span<fr> b, std::span<fr> c) {
   const std::size_t total = shape.num_constraints + shape.num_inputs;
@@ -53,12 +42,12 @@ ec::g1_jacobian cpu_backend::msm_g1(std::span<const ec::g1_affine> bases, std::s
 
 ec::g1_jacobian cpu_backend::msm_g1(std::span<const ec::g1_affine> bases, const r1cs::density_bitmap& density,
                                     std::span<const fr> scalars) {
-  return msm::multiexp<ec::g1_curve>(bases, to_msm_density(density), scalars, ex_, msm_opt_);
+  return msm::multiexp<ec::g1_curve>(bases, density, scalars, ex_, msm_opt_);
 }
 
 ec::g2_jacobian cpu_backend::msm_g2(std::span<const ec::g2_affine> bases, const r1cs::density_bitmap& density,
                                     std::span<const fr> scalars) {
-  return msm::multiexp<ec::g2_curve>(bases, to_msm_density(density), scalars, ex_, msm_opt_);
+  return msm::multiexp<ec::g2_curve>(bases, density, scalars, ex_, msm_opt_);
 }
 
 }  // namespace cuzk::backend::cpu

@@ -43,7 +43,4 @@ class cpu_backend final : public groth16::prover_backend {
   std::map<unsigned, std::unique_ptr<poly::ntt_plan>> plans_;
 };
 
-// r1cs's density bitmap (the shape's) as msm's (same bits).
-msm::density_bitmap to_msm_density(const r1cs::density_bitmap& d);
-
 }  // namespace cuzk::backend::cpu

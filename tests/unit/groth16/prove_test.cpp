@@ -191,15 +191,6 @@ TEST(Groth16FixedBase, MatchesScalarMul) {
 TEST(Groth16CpuBackend, DensityAbcAndMsm) {
   const uint64_t seed = cuzk::test::test_seed();
   std::mt19937_64 rng(seed);
-  for (std::size_t n : {0u, 1u, 63u, 64u, 65u, 1000u}) {
-    r1cs::density_bitmap d(n);
-    for (std::size_t i = 0; i < n; ++i)
-      if (rng() % 3 == 0) d.set(i);
-    const msm::density_bitmap m = backend::cpu::to_msm_density(d);
-    ASSERT_EQ(m.size(), n);
-    ASSERT_EQ(m.count(), d.count());
-    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(m.test(i), d.test(i));
-  }
 
   test::g16_circuit circ;
   circ.seed = seed;

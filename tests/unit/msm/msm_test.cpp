@@ -225,7 +225,7 @@ void density_filtered(std::size_t n) {
   auto full = random_bases<Curve>(n, rng);
   auto s = random_scalars(n, rng);
   for (std::size_t i = 0; i < n; i += 5) s[i] = fr::one();
-  msm::density_bitmap d;
+  base::density_bitmap d;
   std::vector<affine<Curve>> compact;
   std::vector<fr> zeroed = s;
   for (std::size_t i = 0; i < n; ++i) {
@@ -244,9 +244,9 @@ void density_filtered(std::size_t n) {
     EXPECT_EQ(msm::multiexp<Curve>(std::span<const affine<Curve>>(compact), d, std::span<const fr>(s), *e), want);
   }
   // All clear and all set.
-  msm::density_bitmap none(n);
+  base::density_bitmap none(n);
   EXPECT_TRUE(msm::multiexp<Curve>(std::span<const affine<Curve>>(), none, std::span<const fr>(s), ex).is_identity());
-  msm::density_bitmap all(n);
+  base::density_bitmap all(n);
   for (std::size_t i = 0; i < n; ++i) all.set(i);
   EXPECT_EQ(msm::multiexp<Curve>(std::span<const affine<Curve>>(full), all, std::span<const fr>(s), *ex2),
             naive(full, s));

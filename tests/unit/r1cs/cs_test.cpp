@@ -51,9 +51,9 @@ TEST(r1cs_shape, CubicExactCsr) {
   EXPECT_EQ(s.b.nnz(), 3u);
   EXPECT_EQ(s.c.nnz(), 3u);
   // Densities: every aux in A; only ONE among the inputs in B; only x among the aux in B.
-  EXPECT_EQ(s.a_aux_density.size, 3u);
+  EXPECT_EQ(s.a_aux_density.size(), 3u);
   EXPECT_EQ(s.a_aux_density.count(), 3u);
-  EXPECT_EQ(s.b_input_density.size, 2u);
+  EXPECT_EQ(s.b_input_density.size(), 2u);
   EXPECT_TRUE(s.b_input_density.test(0));
   EXPECT_FALSE(s.b_input_density.test(1));
   EXPECT_EQ(s.b_aux_density.count(), 1u);

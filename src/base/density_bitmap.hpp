@@ -1,4 +1,6 @@
-// Density bitmaps with bellperson's meaning (bellperson src/multiexp.rs, DensityTracker): one bit
+// Density bitmaps with bellperson's meaning, shared by r1cs (which records them per shape) and
+// msm (which filters bases by them), so the prover passes one object through without conversion.
+// Originally (bellperson src/multiexp.rs, DensityTracker): one bit
 // per scalar position; a set bit means "this position has a base". bellperson's parameter files
 // store the A and B queries compacted by density, so the bases of an MSM are the points for the
 // set bits only, in position order, while the scalar vector covers every position. The j-th base
@@ -10,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace cuzk::msm {
+namespace cuzk::base {
 
 class density_bitmap {
  public:
@@ -38,6 +40,8 @@ class density_bitmap {
   std::size_t count() const { return count_; }  // set bits (= bases of the MSM)
   const std::vector<uint64_t>& words() const { return words_; }
 
+  bool operator==(const density_bitmap& o) const { return size_ == o.size_ && words_ == o.words_; }
+
   // Number of set bits before position i (i <= size, i % 64 == 0 for speed; any i works).
   std::size_t rank(std::size_t i) const {
     std::size_t r = 0;
@@ -53,4 +57,4 @@ class density_bitmap {
   std::size_t count_ = 0;
 };
 
-}  // namespace cuzk::msm
+}  // namespace cuzk::base
