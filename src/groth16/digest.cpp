@@ -24,14 +24,6 @@ std::string hex(const uint8_t* p, std::size_t n) {
   return s;
 }
 
-read_error io_error(int err) {
-  read_error e;
-  e.code = read_errc::io;
-  e.section = section::file;
-  e.sys_errno = err;
-  return e;
-}
-
 }  // namespace
 
 blake2b_512_digest blake2b_512(std::span<const uint8_t> bytes) {

@@ -14,14 +14,6 @@ namespace {
 
 constexpr std::size_t chunk_bytes = std::size_t{1} << 20;
 
-read_error io_error(int err) {
-  read_error e;
-  e.code = read_errc::io;
-  e.section = section::file;
-  e.sys_errno = err;
-  return e;
-}
-
 }  // namespace
 
 mapped_file::mapped_file(mapped_file&& o) noexcept

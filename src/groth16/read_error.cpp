@@ -4,6 +4,14 @@
 
 namespace cuzk::groth16 {
 
+read_error io_error(int sys_errno) {
+  read_error e;
+  e.code = read_errc::io;
+  e.section = section::file;
+  e.sys_errno = sys_errno;
+  return e;
+}
+
 const char* to_string(section s) {
   switch (s) {
     case section::proof_a: return "proof.a";

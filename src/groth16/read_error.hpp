@@ -49,6 +49,9 @@ struct read_error {
   std::string message() const;
 };
 
+// An I/O failure on the file as a whole (open, stat, mmap, read, write), from errno.
+read_error io_error(int sys_errno);
+
 const char* to_string(section s);
 const char* to_string(read_errc c);
 
