@@ -1,0 +1,131 @@
+// The `cuzk` tool's params info (bellperson .params / .vk) and its exit codes, run as a process
+// (CUZK_CLI is the binary's path). The snarkjs prove/verify paths are exercised end to end
+// against snarkjs by tests/snarkjs/crosscheck.mjs.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ec/point.hpp"
+#include "groth16/digest.hpp"
+#include "groth16/file_io.hpp"
+#include "groth16/params_writer.hpp"
+#include "groth16/verifying_key.hpp"
+
+namespace g16 = cuzk::groth16;
+using cuzk::ff::fr;
+
+namespace {
+
+struct result {
+  int status;
+  std::string out;  // stdout and stderr together
+};
+
+result run(const std::string& args) {
+  const std::string cmd = std::string(CUZK_CLI) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {-1, ""};
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+template <class Curve>
+std::vector<cuzk::ec::affine_point<Curve>> points(std::mt19937_64& rng, std::size_t n) {
+  std::vector<cuzk::ec::affine_point<Curve>> v(n);
+  auto p = cuzk::ec::jacobian_point<Curve>::generator();
+  for (auto& x : v) {
+    p = cuzk::ec::scalar_mul(p, fr::random(rng));
+    x = p.to_affine();
+  }
+  return v;
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ = std::filesystem::temp_directory_path() / ("cuzk_cli_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& n) const { return (path_ / n).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+g16::parameters toy_params() {
+  std::mt19937_64 rng(3);
+  g16::parameters p;
+  auto g1 = points<cuzk::ec::g1_curve>(rng, 4);
+  auto g2 = points<cuzk::ec::g2_curve>(rng, 3);
+  p.vk = {g1[0], g1[1], g2[0], g2[1], g1[2], g2[2], points<cuzk::ec::g1_curve>(rng, 3)};
+  p.h = points<cuzk::ec::g1_curve>(rng, 7);
+  p.l = points<cuzk::ec::g1_curve>(rng, 5);
+  p.a = points<cuzk::ec::g1_curve>(rng, 6);
+  p.b_g1 = points<cuzk::ec::g1_curve>(rng, 4);
+  p.b_g2 = points<cuzk::ec::g2_curve>(rng, 2);
+  return p;
+}
+
+}  // namespace
+
+TEST(CuzkCli, ParamsInfo) {
+  TempDir dir;
+  const auto p = toy_params();
+  const std::string path = dir.file("toy.params");
+  ASSERT_TRUE(g16::write_parameters_file(path, p).ok());
+  g16::blake2b_512_digest d;
+  ASSERT_TRUE(g16::blake2b_512_file(path, d).ok());
+
+  const auto r = run("params info " + path);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("kind: params\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("size: " + std::to_string(g16::parameters_size(p)) + "\n"), std::string::npos) << r.out;
+  for (const char* row : {"ic: 3 ", "h: 7 ", "l: 5 ", "a: 6 ", "b_g1: 4 ", "b_g2: 2 "})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  EXPECT_NE(r.out.find("digest: " + g16::parameters_json_digest(d) + "\n"), std::string::npos) << r.out;
+
+  const std::string vk = dir.file("toy.vk");
+  ASSERT_TRUE(g16::write_verifying_key_file(vk, p.vk).ok());
+  const auto v = run("params info " + vk);
+  EXPECT_EQ(v.status, 0) << v.out;
+  EXPECT_NE(v.out.find("kind: vk\nsize: 1156\nic: 3\n"), std::string::npos) << v.out;
+
+  // Truncated: one line naming the section, non-zero exit.
+  const auto bytes = g16::encode_parameters(p);
+  ASSERT_TRUE(g16::write_file(path, std::span(bytes).first(bytes.size() - 10)).ok());
+  const auto t = run("params info " + path);
+  EXPECT_EQ(t.status, 2);
+  EXPECT_EQ(t.out.rfind("cuzk: ", 0), 0u) << t.out;
+  EXPECT_EQ(t.out.find('\n'), t.out.size() - 1) << t.out;
+  EXPECT_NE(t.out.find("b_g2"), std::string::npos) << t.out;
+
+  const auto m = run("params info " + dir.file("missing.params"));
+  EXPECT_EQ(m.status, 2) << m.out;
+}
+
+TEST(CuzkCli, UsageErrors) {
+  EXPECT_EQ(run("").status, 0);  // help
+  EXPECT_EQ(run("--version").status, 0);
+  EXPECT_EQ(run("params").status, 2);
+  EXPECT_EQ(run("params info").status, 2);
+  EXPECT_EQ(run("params info a b").status, 2);
+  EXPECT_EQ(run("verify --vkey").status, 2);
+  EXPECT_EQ(run("verify --bogus x").status, 2);
+  EXPECT_EQ(run("prove --threads many --zkey a --wtns b --proof c --public d").status, 2);
+  const auto z = run(std::string("zkey info ") + CUZK_TESTDATA_DIR + "/snarkjs/chain.zkey");
+  EXPECT_EQ(z.status, 0) << z.out;
+  EXPECT_NE(z.out.find("domain_size: 512 (2^9)"), std::string::npos) << z.out;
+  const auto w = run(std::string("zkey info ") + CUZK_TESTDATA_DIR + "/snarkjs/witness.wtns");
+  EXPECT_EQ(w.status, 2) << w.out;
+  EXPECT_NE(w.out.find("magic is \"wtns\", expected \"zkey\""), std::string::npos) << w.out;
+}
