@@ -107,8 +107,9 @@ TEST(daemon, tcp_port_0_reports_real_port_health_status_and_version) {
   grpc::ClientContext ctx2;
   deadline(ctx2);
   ASSERT_TRUE(s->GetVersion(&ctx2, {}, &v).ok());
-  EXPECT_EQ(v.prover(), "none");
-  EXPECT_EQ(v.supported_kinds_size(), 0);
+  EXPECT_EQ(v.prover(), "groth16-cpu");  // the test-circuit prover (src/testcircuit)
+  ASSERT_EQ(v.supported_kinds_size(), 1);
+  EXPECT_EQ(v.supported_kinds(0), pb::TEST_CIRCUIT);
   d.proc->signal(SIGTERM);
   EXPECT_EQ(d.proc->wait_exit(), 0) << d.proc->log();
 }
@@ -135,9 +136,13 @@ TEST(daemon, filecoin_kinds_fail_with_not_yet_supported) {
   EXPECT_EQ(r.status(), pb::AwaitProofResponse::FAILED);
   EXPECT_EQ(r.error_message().rfind("not yet supported: winning-post", 0), 0u) << r.error_message();
 
-  ASSERT_TRUE(prove(*s, test_circuit("t1"), r).ok());
+  // A test circuit below the prover's range fails in-band (and writes no parameters; proving
+  // test circuits is covered by testcircuit_daemon_test).
+  auto tiny = test_circuit("t1");
+  tiny.mutable_test_circuit()->set_log2_constraints(3);
+  ASSERT_TRUE(prove(*s, tiny, r).ok());
   EXPECT_EQ(r.status(), pb::AwaitProofResponse::FAILED);
-  EXPECT_EQ(r.error_message(), "prover not built in yet: test-circuit");
+  EXPECT_EQ(r.error_message(), "test_circuit.log2_constraints 3 is outside the supported range 4..22");
 
   pb::GetStatusResponse st;
   grpc::ClientContext ctx;
@@ -318,7 +323,7 @@ TEST(daemon, status_http_endpoint) {
   ::close(fd);
   EXPECT_EQ(resp.rfind("HTTP/1.1 200", 0), 0u) << resp;
   EXPECT_NE(resp.find("\"accepting\":true"), std::string::npos) << resp;
-  EXPECT_NE(resp.find("\"prover\":\"none\""), std::string::npos) << resp;
+  EXPECT_NE(resp.find("\"prover\":\"groth16-cpu\""), std::string::npos) << resp;
 }
 
 TEST(daemon, config_errors_name_the_key_and_exit_2) {
