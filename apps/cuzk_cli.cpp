@@ -14,7 +14,6 @@
 // Commands live in one table (kCommands): a command is a word path ("params", "info"), its
 // option names, a usage line and a handler. Adding the bellperson-format setup/prove/verify for
 // the sample circuits is adding rows (e.g. {"bellperson", "prove"}) and handlers.
-#include <sys/random.h>
 
 #include <cerrno>
 #include <chrono>
@@ -30,6 +29,7 @@
 #include <vector>
 
 #include "base/executor.hpp"
+#include "base/os_rng.hpp"
 #include "ec/subgroup.hpp"
 #include "groth16/digest.hpp"
 #include "groth16/file_io.hpp"
@@ -147,24 +147,6 @@ std::unique_ptr<cuzk::base::executor> make_executor(const args& a) {
   return cuzk::base::make_thread_pool_executor(threads);
 }
 
-// 64-bit words from the kernel's CSPRNG (getrandom(2), blocking until it is seeded).
-struct os_rng {
-  uint64_t operator()() {
-    uint64_t v;
-    uint8_t* p = reinterpret_cast<uint8_t*>(&v);
-    std::size_t got = 0;
-    while (got < sizeof v) {
-      const ssize_t n = getrandom(p + got, sizeof v - got, 0);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        throw cli_error{kUsage, std::string("getrandom failed: ") + std::strerror(errno)};
-      }
-      got += static_cast<std::size_t>(n);
-    }
-    return v;
-  }
-};
-
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -196,7 +178,7 @@ int cmd_prove(const args& a) {
   const double wtns_ms = ms_since(t1);
 
   // r, s from the OS CSPRNG.
-  os_rng rng;
+  cuzk::base::os_rng rng;
   const fr r = fr::random(rng);
   const fr s = fr::random(rng);
 

@@ -20,7 +20,7 @@
 #include "groth16/params_writer.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
-#include "testcircuit/os_rng.hpp"
+#include "base/os_rng.hpp"
 
 namespace cuzk::testcircuit {
 namespace {
@@ -156,7 +156,7 @@ std::optional<std::shared_ptr<srs>> try_load(const param_files& f, const compile
 // Writes the three files atomically (temp + fsync + rename; the digest file last). Returns an
 // error message, empty on success. Temporary files are removed on failure.
 std::string write_files(const param_files& f, const groth16::parameters& p) {
-  os_rng rng;
+  base::os_rng rng;
   char suffix[64];
   std::snprintf(suffix, sizeof suffix, ".tmp-%d-%016llx", static_cast<int>(::getpid()),
                 static_cast<unsigned long long>(rng()));
@@ -267,7 +267,7 @@ engine::result<std::shared_ptr<const srs>> param_store::get(const compiled_circu
     t0 = std::chrono::steady_clock::now();
     groth16::parameters p;
     {
-      os_rng rng;
+      base::os_rng rng;
       const auto tw = groth16::toxic_waste::random(rng);
       p = groth16::setup(circuit.shape, tw, ex_);
     }  // the toxic waste is gone here (it lived on this stack frame only)

@@ -14,7 +14,7 @@
 #include "groth16/proof.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
-#include "testcircuit/os_rng.hpp"
+#include "base/os_rng.hpp"
 
 namespace cuzk::testcircuit {
 namespace {
@@ -133,7 +133,7 @@ class testcircuit_prover final : public engine::partition_prover {
       groth16::prove_timings pt;
       groth16::proof pr;
       {
-        os_rng rng;
+        base::os_rng rng;
         const fr r = fr::random(rng), sv = fr::random(rng);
         pr = groth16::prove(groth16::parameters_view::of(s.value()->params), ctx.circuit->shape, wd->w.inputs,
                             wd->w.aux, r, sv, *backend, &pt);

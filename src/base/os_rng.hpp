@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <system_error>
 
-namespace cuzk::testcircuit {
+namespace cuzk::base {
 
 class os_rng {
  public:
@@ -44,4 +44,4 @@ class os_rng {
   std::size_t next_ = buf_.size();
 };
 
-}  // namespace cuzk::testcircuit
+}  // namespace cuzk::base
