@@ -75,6 +75,15 @@ void bm_sub(benchmark::State& state) {
 }
 
 template <class F>
+void bm_neg(benchmark::State& state) {
+  F x = F::random(rng());
+  for (auto _ : state) {
+    x = -x + x.dbl();  // keeps x non-zero and the chain dependent: 3 ops per iteration
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+template <class F>
 void bm_inverse(benchmark::State& state) {
   F x = F::random(rng());
   for (auto _ : state) {
@@ -111,6 +120,24 @@ void bm_fp2_mul(benchmark::State& state) {
   }
 }
 
+// The generic twins of the lazy-reduction Fp2 products (what device code and constant
+// expressions run), for comparison with fp2_mul / fp2_square.
+void bm_fp2_mul_karatsuba(benchmark::State& state) {
+  fp2 x = fp2::random(rng()), y = fp2::random(rng());
+  for (auto _ : state) {
+    x = fp2::mul_karatsuba(x, y);
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+void bm_fp2_square_complex(benchmark::State& state) {
+  fp2 x = fp2::random(rng());
+  for (auto _ : state) {
+    x = fp2::square_complex(x);
+    benchmark::DoNotOptimize(x);
+  }
+}
+
 void bm_fp2_square(benchmark::State& state) {
   fp2 x = fp2::random(rng());
   for (auto _ : state) {
@@ -127,6 +154,7 @@ BENCHMARK(bm_square<fp>)->Name("fp_square");
 BENCHMARK(bm_square_portable<fp>)->Name("fp_square_portable");
 BENCHMARK(bm_add<fp>)->Name("fp_add");
 BENCHMARK(bm_sub<fp>)->Name("fp_sub");
+BENCHMARK(bm_neg<fp>)->Name("fp_neg_dbl_add");
 BENCHMARK(bm_inverse<fp>)->Name("fp_inverse");
 BENCHMARK(bm_inverse_fermat<fp>)->Name("fp_inverse_fermat");
 BENCHMARK(bm_sqrt<fp>)->Name("fp_sqrt");
@@ -134,9 +162,12 @@ BENCHMARK(bm_mul<fr>)->Name("fr_mul");
 BENCHMARK(bm_mul_portable<fr>)->Name("fr_mul_portable");
 BENCHMARK(bm_square<fr>)->Name("fr_square");
 BENCHMARK(bm_add<fr>)->Name("fr_add");
+BENCHMARK(bm_sub<fr>)->Name("fr_sub");
 BENCHMARK(bm_inverse<fr>)->Name("fr_inverse");
 BENCHMARK(bm_sqrt<fr>)->Name("fr_sqrt");
 BENCHMARK(bm_fp2_mul)->Name("fp2_mul");
 BENCHMARK(bm_fp2_square)->Name("fp2_square");
+BENCHMARK(bm_fp2_mul_karatsuba)->Name("fp2_mul_karatsuba");
+BENCHMARK(bm_fp2_square_complex)->Name("fp2_square_complex");
 
 BENCHMARK_MAIN();

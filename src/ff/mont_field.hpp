@@ -137,28 +137,77 @@ class mont_field {
   }
 
   // --- ring operations ----------------------------------------------------------------------
+  // add/sub/neg dispatch like mul: the x86 kernels (branch-free, cmov) at run time on the
+  // host, the portable versions (mask selects, no data-dependent branch either) in constant
+  // expressions and device code; *_portable stay callable so tests can compare the two.
   CUZK_HD_CONSTEXPR static mont_field add(const mont_field& a, const mont_field& b) {
-    mont_field r = a;
-    add_in_place(r.v, b.v);  // no carry out: one spare bit
-    reduce_once(r.v);
-    return r;
+#if CUZK_HAVE_X86_MONT && !CUZK_DEVICE_CODE
+    if (!std::is_constant_evaluated()) {
+      if constexpr (x86::has_kernel<N>) {
+        mont_field r;
+        x86::add_mod<N>(r.v.w, a.v.w, b.v.w, modulus.w);
+        return r;
+      }
+    }
+#endif
+    return add_portable(a, b);
   }
   CUZK_HD_CONSTEXPR static mont_field sub(const mont_field& a, const mont_field& b) {
-    constexpr repr p = modulus;
-    mont_field r = a;
-    if (sub_in_place(r.v, b.v)) add_in_place(r.v, p);
-    return r;
+#if CUZK_HAVE_X86_MONT && !CUZK_DEVICE_CODE
+    if (!std::is_constant_evaluated()) {
+      if constexpr (x86::has_kernel<N>) {
+        mont_field r;
+        x86::sub_mod<N>(r.v.w, a.v.w, b.v.w, modulus.w);
+        return r;
+      }
+    }
+#endif
+    return sub_portable(a, b);
   }
   CUZK_HD_CONSTEXPR static mont_field neg(const mont_field& a) {
-    if (a.is_zero()) return a;
-    constexpr repr p = modulus;
-    mont_field r = from_montgomery_repr(p);
-    sub_in_place(r.v, a.v);
-    return r;
+#if CUZK_HAVE_X86_MONT && !CUZK_DEVICE_CODE
+    if (!std::is_constant_evaluated()) {
+      if constexpr (x86::has_kernel<N>) {
+        mont_field r;
+        x86::neg_mod<N>(r.v.w, a.v.w, modulus.w);
+        return r;
+      }
+    }
+#endif
+    return neg_portable(a);
   }
   CUZK_HD_CONSTEXPR static mont_field dbl(const mont_field& a) { return add(a, a); }
   CUZK_HD_CONSTEXPR mont_field dbl() const { return add(*this, *this); }
   CUZK_HD_CONSTEXPR mont_field square() const { return square(*this); }
+
+  // a + b: s = a + b (< 2p: no carry out, one spare bit), t = s - p, keep s if t borrowed.
+  CUZK_HD_CONSTEXPR static mont_field add_portable(const mont_field& a, const mont_field& b) {
+    constexpr repr p = modulus;
+    mont_field s = a;
+    add_in_place(s.v, b.v);
+    repr t = s.v;
+    const uint64_t keep = 0 - sub_in_place(t, p);  // all ones if s < p
+    for (std::size_t i = 0; i < N; ++i) s.v.w[i] = (s.v.w[i] & keep) | (t.w[i] & ~keep);
+    return s;
+  }
+  // a - b: d = a - b, plus p where that borrowed.
+  CUZK_HD_CONSTEXPR static mont_field sub_portable(const mont_field& a, const mont_field& b) {
+    constexpr repr p = modulus;
+    mont_field d = a;
+    const uint64_t mask = 0 - sub_in_place(d.v, b.v);
+    uint64_t carry = 0;
+    for (std::size_t i = 0; i < N; ++i) d.v.w[i] = adc(d.v.w[i], p.w[i] & mask, carry);
+    return d;
+  }
+  // -a: p - a, or 0 for a = 0.
+  CUZK_HD_CONSTEXPR static mont_field neg_portable(const mont_field& a) {
+    constexpr repr p = modulus;
+    mont_field r = from_montgomery_repr(p);
+    sub_in_place(r.v, a.v);
+    const uint64_t mask = a.is_zero() ? 0 : ~uint64_t{0};
+    for (std::size_t i = 0; i < N; ++i) r.v.w[i] &= mask;
+    return r;
+  }
 
   CUZK_HD_CONSTEXPR static mont_field mul(const mont_field& a, const mont_field& b) {
 #if CUZK_HAVE_X86_MONT && !CUZK_DEVICE_CODE
@@ -217,6 +266,45 @@ class mont_field {
     return r;
   }
   CUZK_HD_CONSTEXPR static mont_field square_portable(const mont_field& a) { return mul_portable(a, a); }
+
+  // --- lazy reduction (Fp2 products, fp2.hpp) ---------------------------------------------------
+  // A product kept as its plain 2N-word integer, reduced later by one Montgomery reduction:
+  // sums of products then cost one reduction instead of one each. redc needs t < p R and
+  // returns t R^-1 mod p fully reduced; x86::mul_wide / x86::redc are the kernels, these the
+  // portable twins (and the reference the tests hold the kernels to).
+  using wide = bigint<2 * N>;
+  CUZK_HD_CONSTEXPR static wide mul_wide_portable(const repr& a, const repr& b) {
+    wide r{};
+    CUZK_FF_UNROLL
+    for (std::size_t i = 0; i < N; ++i) {
+      uint64_t carry = 0;
+      CUZK_FF_UNROLL
+      for (std::size_t j = 0; j < N; ++j) r.w[i + j] = mac(r.w[i + j], a.w[j], b.w[i], carry);
+      r.w[i + N] = carry;
+    }
+    return r;
+  }
+  CUZK_HD_CONSTEXPR static mont_field redc_portable(const wide& t) {
+    constexpr repr p = modulus;
+    wide w = t;
+    uint64_t top = 0;  // carry out of word i + N, added at word i + N + 1 by the next row
+    CUZK_FF_UNROLL
+    for (std::size_t i = 0; i < N; ++i) {
+      const uint64_t m = w.w[i] * n0;
+      uint64_t carry = 0;
+      CUZK_FF_UNROLL
+      for (std::size_t j = 0; j < N; ++j) w.w[i + j] = mac(w.w[i + j], m, p.w[j], carry);
+      uint64_t c = top;
+      w.w[i + N] = adc(w.w[i + N], carry, c);
+      top = c;
+    }
+    mont_field r;  // (t + M p) / R < 2p < 2^(64N): top is 0 here
+    for (std::size_t i = 0; i < N; ++i) r.v.w[i] = w.w[N + i];
+    reduce_once(r.v);
+    return r;
+  }
+  // p^2, added to a difference of products to keep it non-negative (2p^2 < p R).
+  static constexpr wide modulus_squared = mul_wide_portable(modulus, modulus);
 
   // --- exponentiation, inversion, square roots ------------------------------------------------
   template <std::size_t M>

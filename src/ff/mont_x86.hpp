@@ -58,6 +58,32 @@ template <std::size_t N>
 void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p, uint64_t n0);
 template <std::size_t N>
 void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0);
+// r = a + b, a - b, -a (mod p) for reduced inputs (< p), branch-free; see below.
+template <std::size_t N>
+void add_mod(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p);
+template <std::size_t N>
+void sub_mod(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p);
+template <std::size_t N>
+void neg_mod(uint64_t* r, const uint64_t* a, const uint64_t* p);
+
+// Building blocks of lazy reduction (Fp2 products, fp2.hpp), N = 6 only:
+//   mul_wide: r[0..2N) = a * b (the plain 2N-word product, no reduction);
+//   redc:     r = t R^-1 mod p for t < p R (Montgomery reduction of a 2N-word value, fully
+//             reduced result);
+//   add_nr:   r = a + b without reduction (N words, the caller keeps it below 2^(64N));
+//   add_wide / sub_wide: r = a +- b mod 2^(64 * 2N).
+template <std::size_t N>
+inline constexpr bool has_wide_kernel = CUZK_HAVE_X86_MONT && N == 6;
+template <std::size_t N>
+void mul_wide(uint64_t* r, const uint64_t* a, const uint64_t* b);
+template <std::size_t N>
+void redc(uint64_t* r, const uint64_t* t, const uint64_t* p, uint64_t n0);
+template <std::size_t N>
+void add_nr(uint64_t* r, const uint64_t* a, const uint64_t* b);
+template <std::size_t W>
+void add_wide(uint64_t* r, const uint64_t* a, const uint64_t* b);
+template <std::size_t W>
+void sub_wide(uint64_t* r, const uint64_t* a, const uint64_t* b);
 
 #if CUZK_HAVE_X86_MONT
 
@@ -303,6 +329,682 @@ CUZK_X86_KERNEL void mont_sqr<4>(uint64_t* r, const uint64_t* a, const uint64_t*
 template <>
 CUZK_X86_KERNEL void mont_sqr<6>(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t n0) {
   mont_mul<6>(r, a, a, p, n0);
+}
+
+// --- addition, subtraction, negation ----------------------------------------------------------
+// The portable add/sub of mont_field reduce with a data-dependent branch, which random data
+// mispredicts about half the time (~15 cycles: the 8-10 ns they took). Here the reduction is a
+// select (cmov) and the result leaves through the same 16-byte stores as the products (it is
+// copied next just as often). All loads precede all stores, so r may alias a or b. Registers
+// (N = 6): 6 sums, 6 candidates (two of them the then-dead a and b pointers), p; the output
+// pointer is register-or-memory, as in mont_mul: 13 plus 2 xmm.
+//   add: s = a + b (< 2p < 2^(64N): no carry out); t = s - p; keep s if that borrowed.
+//   sub: s = a - b (mod 2^(64N)); t = s + p; t carries out exactly when a < b (then
+//        t = a - b + p, in [0, p)); otherwise keep s.
+//   neg: s = p - a; zero if a == 0 (the or of a's limbs selects: it is zero exactly then).
+// Cost (N = 6): 6 loads, 12 add/sub with carry, 6 moves, 6 cmov, 3 paired stores; latency
+// ~14 cycles against ~40 for a mispredicted branch.
+template <>
+CUZK_X86_KERNEL void add_mod<6>(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
+  uint64_t s0, s1, s2, s3, s4, s5, t0, t1, t2, t3;
+  __m128i v, w;
+  __asm__ volatile(
+      "movq 0(%[a]), %[s0]\n\t"
+      "movq 8(%[a]), %[s1]\n\t"
+      "movq 16(%[a]), %[s2]\n\t"
+      "movq 24(%[a]), %[s3]\n\t"
+      "movq 32(%[a]), %[s4]\n\t"
+      "movq 40(%[a]), %[s5]\n\t"
+      "addq 0(%[b]), %[s0]\n\t"
+      "adcq 8(%[b]), %[s1]\n\t"
+      "adcq 16(%[b]), %[s2]\n\t"
+      "adcq 24(%[b]), %[s3]\n\t"
+      "adcq 32(%[b]), %[s4]\n\t"
+      "adcq 40(%[b]), %[s5]\n\t"
+      "movq %[s0], %[t0]\n\t"
+      "subq 0(%[p]), %[t0]\n\t"
+      "movq %[s1], %[t1]\n\t"
+      "sbbq 8(%[p]), %[t1]\n\t"
+      "movq %[s2], %[t2]\n\t"
+      "sbbq 16(%[p]), %[t2]\n\t"
+      "movq %[s3], %[t3]\n\t"
+      "sbbq 24(%[p]), %[t3]\n\t"
+      "movq %[s4], %[a]\n\t"
+      "sbbq 32(%[p]), %[a]\n\t"
+      "movq %[s5], %[b]\n\t"
+      "sbbq 40(%[p]), %[b]\n\t"
+      "cmovcq %[s0], %[t0]\n\t"
+      "cmovcq %[s1], %[t1]\n\t"
+      "cmovcq %[s2], %[t2]\n\t"
+      "cmovcq %[s3], %[t3]\n\t"
+      "cmovcq %[s4], %[a]\n\t"
+      "cmovcq %[s5], %[b]\n\t"
+      "movq %[rp], %[s0]\n\t"
+      CUZK_STORE2(t0, t1, "(%[s0])")
+      CUZK_STORE2(t2, t3, "16(%[s0])")
+      CUZK_STORE2(a, b, "32(%[s0])")
+      : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+        [a] "+&r"(a), [b] "+&r"(b), [v] "=&x"(v), [w] "=&x"(w)
+      : [p] "r"(p), [rp] "rm"(r)
+      : "cc", "memory");
+}
+
+template <>
+CUZK_X86_KERNEL void sub_mod<6>(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
+  uint64_t s0, s1, s2, s3, s4, s5, t0, t1, t2, t3;
+  __m128i v, w;
+  __asm__ volatile(
+      "movq 0(%[a]), %[s0]\n\t"
+      "movq 8(%[a]), %[s1]\n\t"
+      "movq 16(%[a]), %[s2]\n\t"
+      "movq 24(%[a]), %[s3]\n\t"
+      "movq 32(%[a]), %[s4]\n\t"
+      "movq 40(%[a]), %[s5]\n\t"
+      "subq 0(%[b]), %[s0]\n\t"
+      "sbbq 8(%[b]), %[s1]\n\t"
+      "sbbq 16(%[b]), %[s2]\n\t"
+      "sbbq 24(%[b]), %[s3]\n\t"
+      "sbbq 32(%[b]), %[s4]\n\t"
+      "sbbq 40(%[b]), %[s5]\n\t"
+      "movq %[s0], %[t0]\n\t"
+      "addq 0(%[p]), %[t0]\n\t"
+      "movq %[s1], %[t1]\n\t"
+      "adcq 8(%[p]), %[t1]\n\t"
+      "movq %[s2], %[t2]\n\t"
+      "adcq 16(%[p]), %[t2]\n\t"
+      "movq %[s3], %[t3]\n\t"
+      "adcq 24(%[p]), %[t3]\n\t"
+      "movq %[s4], %[a]\n\t"
+      "adcq 32(%[p]), %[a]\n\t"
+      "movq %[s5], %[b]\n\t"
+      "adcq 40(%[p]), %[b]\n\t"
+      "cmovncq %[s0], %[t0]\n\t"
+      "cmovncq %[s1], %[t1]\n\t"
+      "cmovncq %[s2], %[t2]\n\t"
+      "cmovncq %[s3], %[t3]\n\t"
+      "cmovncq %[s4], %[a]\n\t"
+      "cmovncq %[s5], %[b]\n\t"
+      "movq %[rp], %[s0]\n\t"
+      CUZK_STORE2(t0, t1, "(%[s0])")
+      CUZK_STORE2(t2, t3, "16(%[s0])")
+      CUZK_STORE2(a, b, "32(%[s0])")
+      : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+        [a] "+&r"(a), [b] "+&r"(b), [v] "=&x"(v), [w] "=&x"(w)
+      : [p] "r"(p), [rp] "rm"(r)
+      : "cc", "memory");
+}
+
+template <>
+CUZK_X86_KERNEL void neg_mod<6>(uint64_t* r, const uint64_t* a, const uint64_t* p) {
+  uint64_t s0, s1, s2, s3, s4, s5, z;
+  __m128i v, w;
+  __asm__ volatile(
+      "movq 0(%[p]), %[s0]\n\t"
+      "subq 0(%[a]), %[s0]\n\t"
+      "movq 8(%[p]), %[s1]\n\t"
+      "sbbq 8(%[a]), %[s1]\n\t"
+      "movq 16(%[p]), %[s2]\n\t"
+      "sbbq 16(%[a]), %[s2]\n\t"
+      "movq 24(%[p]), %[s3]\n\t"
+      "sbbq 24(%[a]), %[s3]\n\t"
+      "movq 32(%[p]), %[s4]\n\t"
+      "sbbq 32(%[a]), %[s4]\n\t"
+      "movq 40(%[p]), %[s5]\n\t"
+      "sbbq 40(%[a]), %[s5]\n\t"
+      "movq (%[a]), %[z]\n\t"
+      "orq 8(%[a]), %[z]\n\t"
+      "orq 16(%[a]), %[z]\n\t"
+      "orq 24(%[a]), %[z]\n\t"
+      "orq 32(%[a]), %[z]\n\t"
+      "orq 40(%[a]), %[z]\n\t"
+      "cmovzq %[z], %[s0]\n\t"
+      "cmovzq %[z], %[s1]\n\t"
+      "cmovzq %[z], %[s2]\n\t"
+      "cmovzq %[z], %[s3]\n\t"
+      "cmovzq %[z], %[s4]\n\t"
+      "cmovzq %[z], %[s5]\n\t"
+      "movq %[rp], %[a]\n\t"
+      CUZK_STORE2(s0, s1, "(%[a])")
+      CUZK_STORE2(s2, s3, "16(%[a])")
+      CUZK_STORE2(s4, s5, "32(%[a])")
+      : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [z] "=&r"(z), [a] "+&r"(a), [v] "=&x"(v), [w] "=&x"(w)
+      : [p] "r"(p), [rp] "rm"(r)
+      : "cc", "memory");
+}
+
+// N = 4 (Fr, the NTT's field): the same selects with the result returned in registers and
+// no memory clobber (the operands the asm reads are declared as memory inputs), so the
+// compiler keeps butterfly values in registers between operations; measured on the NTT this
+// beats the store-through-memory form above (which the 6-limb versions keep: there, 12 value
+// registers leave none to spare, and the 16-byte stores avoid store-forwarding stalls).
+template <>
+CUZK_X86_KERNEL void add_mod<4>(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
+  uint64_t s0 = a[0], s1 = a[1], s2 = a[2], s3 = a[3], t0, t1, t2, t3;
+  __asm__(
+      "addq 0(%[b]), %[s0]\n\t"
+      "adcq 8(%[b]), %[s1]\n\t"
+      "adcq 16(%[b]), %[s2]\n\t"
+      "adcq 24(%[b]), %[s3]\n\t"
+      "movq %[s0], %[t0]\n\t"
+      "subq 0(%[p]), %[t0]\n\t"
+      "movq %[s1], %[t1]\n\t"
+      "sbbq 8(%[p]), %[t1]\n\t"
+      "movq %[s2], %[t2]\n\t"
+      "sbbq 16(%[p]), %[t2]\n\t"
+      "movq %[s3], %[t3]\n\t"
+      "sbbq 24(%[p]), %[t3]\n\t"
+      "cmovcq %[s0], %[t0]\n\t"
+      "cmovcq %[s1], %[t1]\n\t"
+      "cmovcq %[s2], %[t2]\n\t"
+      "cmovcq %[s3], %[t3]\n\t"
+      : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [t0] "=&r"(t0), [t1] "=&r"(t1),
+        [t2] "=&r"(t2), [t3] "=&r"(t3)
+      : [b] "r"(b), [p] "r"(p), "m"(*reinterpret_cast<const uint64_t(*)[4]>(b)),
+        "m"(*reinterpret_cast<const uint64_t(*)[4]>(p))
+      : "cc");
+  r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
+}
+
+template <>
+CUZK_X86_KERNEL void sub_mod<4>(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p) {
+  uint64_t s0 = a[0], s1 = a[1], s2 = a[2], s3 = a[3], t0, t1, t2, t3;
+  __asm__(
+      "subq 0(%[b]), %[s0]\n\t"
+      "sbbq 8(%[b]), %[s1]\n\t"
+      "sbbq 16(%[b]), %[s2]\n\t"
+      "sbbq 24(%[b]), %[s3]\n\t"
+      "movq %[s0], %[t0]\n\t"
+      "addq 0(%[p]), %[t0]\n\t"
+      "movq %[s1], %[t1]\n\t"
+      "adcq 8(%[p]), %[t1]\n\t"
+      "movq %[s2], %[t2]\n\t"
+      "adcq 16(%[p]), %[t2]\n\t"
+      "movq %[s3], %[t3]\n\t"
+      "adcq 24(%[p]), %[t3]\n\t"
+      "cmovncq %[s0], %[t0]\n\t"
+      "cmovncq %[s1], %[t1]\n\t"
+      "cmovncq %[s2], %[t2]\n\t"
+      "cmovncq %[s3], %[t3]\n\t"
+      : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [t0] "=&r"(t0), [t1] "=&r"(t1),
+        [t2] "=&r"(t2), [t3] "=&r"(t3)
+      : [b] "r"(b), [p] "r"(p), "m"(*reinterpret_cast<const uint64_t(*)[4]>(b)),
+        "m"(*reinterpret_cast<const uint64_t(*)[4]>(p))
+      : "cc");
+  r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
+}
+
+template <>
+CUZK_X86_KERNEL void neg_mod<4>(uint64_t* r, const uint64_t* a, const uint64_t* p) {
+  uint64_t s0 = p[0], s1 = p[1], s2 = p[2], s3 = p[3], z;
+  __asm__(
+      "subq (%[a]), %[s0]\n\t"
+      "sbbq 8(%[a]), %[s1]\n\t"
+      "sbbq 16(%[a]), %[s2]\n\t"
+      "sbbq 24(%[a]), %[s3]\n\t"
+      "movq (%[a]), %[z]\n\t"
+      "orq 8(%[a]), %[z]\n\t"
+      "orq 16(%[a]), %[z]\n\t"
+      "orq 24(%[a]), %[z]\n\t"
+      "cmovzq %[z], %[s0]\n\t"
+      "cmovzq %[z], %[s1]\n\t"
+      "cmovzq %[z], %[s2]\n\t"
+      "cmovzq %[z], %[s3]\n\t"
+      : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [z] "=&r"(z)
+      : [a] "r"(a), "m"(*reinterpret_cast<const uint64_t(*)[4]>(a))
+      : "cc");
+  r[0] = s0, r[1] = s1, r[2] = s2, r[3] = s3;
+}
+
+// --- lazy-reduction building blocks (see the declarations) ---------------------------------------
+// Schoolbook 6x6 -> 12-word product: row 0 with one carry chain, rows 1..5 with the two ADX
+// chains (lo(a_j b_i) -> word i+j on CF, hi -> word i+j+1 on OF) on a rotating 7-register
+// window; the lowest word of each row is final and is stored at once. 36 mulx.
+template <>
+CUZK_X86_KERNEL void mul_wide<6>(uint64_t* r, const uint64_t* a, const uint64_t* b) {
+  uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi, rdx;
+  __asm__ volatile(
+      "movq (%[b]), %%rdx\n\t"
+      "mulxq (%[a]), %[t0], %[t1]\n\t"
+      "mulxq 8(%[a]), %[lo], %[t2]\n\t"
+      "addq %[lo], %[t1]\n\t"
+      "mulxq 16(%[a]), %[lo], %[t3]\n\t"
+      "adcq %[lo], %[t2]\n\t"
+      "mulxq 24(%[a]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "mulxq 32(%[a]), %[lo], %[t5]\n\t"
+      "adcq %[lo], %[t4]\n\t"
+      "mulxq 40(%[a]), %[lo], %[t6]\n\t"
+      "adcq %[lo], %[t5]\n\t"
+      "adcq $0, %[t6]\n\t"
+      "movq %[t0], (%[r])\n\t"
+      "movq 8(%[b]), %%rdx\n\t"
+      "xorl %k[t0], %k[t0]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[hi], %[t2]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[hi], %[t5]\n\t"
+      "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[hi], %[t6]\n\t"
+      "mulxq 40(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "adoxq %[hi], %[t0]\n\t"
+      "adcq $0, %[t0]\n\t"
+      "movq %[t1], 8(%[r])\n\t"
+      "movq 16(%[b]), %%rdx\n\t"
+      "xorl %k[t1], %k[t1]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[hi], %[t5]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[hi], %[t6]\n\t"
+      "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "adoxq %[hi], %[t0]\n\t"
+      "mulxq 40(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t0]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "movq %[t2], 16(%[r])\n\t"
+      "movq 24(%[b]), %%rdx\n\t"
+      "xorl %k[t2], %k[t2]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[hi], %[t5]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[hi], %[t6]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "adoxq %[hi], %[t0]\n\t"
+      "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t0]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "mulxq 40(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[hi], %[t2]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "movq %[t3], 24(%[r])\n\t"
+      "movq 32(%[b]), %%rdx\n\t"
+      "xorl %k[t3], %k[t3]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[hi], %[t5]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[hi], %[t6]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "adoxq %[hi], %[t0]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t0]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[hi], %[t2]\n\t"
+      "mulxq 40(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "adcq $0, %[t3]\n\t"
+      "movq %[t4], 32(%[r])\n\t"
+      "movq 40(%[b]), %%rdx\n\t"
+      "xorl %k[t4], %k[t4]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[hi], %[t6]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "adoxq %[hi], %[t0]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t0]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[hi], %[t2]\n\t"
+      "mulxq 32(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "mulxq 40(%[a]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "adcq $0, %[t4]\n\t"
+      "movq %[t5], 40(%[r])\n\t"
+      "movq %[t6], 48(%[r])\n\t"
+      "movq %[t0], 56(%[r])\n\t"
+      "movq %[t1], 64(%[r])\n\t"
+      "movq %[t2], 72(%[r])\n\t"
+      "movq %[t3], 80(%[r])\n\t"
+      "movq %[t4], 88(%[r])\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+        [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx)
+      : [a] "r"(a), [b] "r"(b), [r] "r"(r)
+      : "cc", "memory");
+}
+
+// Montgomery reduction of t < p R (2N words): six rows of m = w0 n0, w = (w + m p) / 2^64 on a
+// rotating six-register window (each row's top word is hi(m p5) plus the two chains' carries;
+// (w + m p) / 2^64 < 2^320 + p fits six words), then + t's upper half (< 2p in all), then
+// one conditional subtraction. 36 mulx.
+template <>
+CUZK_X86_KERNEL void redc<6>(uint64_t* r, const uint64_t* t, const uint64_t* p, uint64_t n0) {
+  uint64_t w0, w1, w2, w3, w4, w5, lo, hi, rdx, s0, s1;
+  __m128i v, w;
+  const uint64_t n0m = n0;
+  __asm__ volatile(
+      "movq 0(%[t]), %[w0]\n\t"
+      "movq 8(%[t]), %[w1]\n\t"
+      "movq 16(%[t]), %[w2]\n\t"
+      "movq 24(%[t]), %[w3]\n\t"
+      "movq 32(%[t]), %[w4]\n\t"
+      "movq 40(%[t]), %[w5]\n\t"
+      "movq %[w0], %%rdx\n\t"
+      "imulq %[n0], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w0]\n\t"
+      "adoxq %[hi], %[w1]\n\t"
+      "mulxq 8(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w1]\n\t"
+      "adoxq %[hi], %[w2]\n\t"
+      "mulxq 16(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w2]\n\t"
+      "adoxq %[hi], %[w3]\n\t"
+      "mulxq 24(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w3]\n\t"
+      "adoxq %[hi], %[w4]\n\t"
+      "mulxq 32(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w4]\n\t"
+      "adoxq %[hi], %[w5]\n\t"
+      "mulxq 40(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w5]\n\t"
+      "adoxq %[w0], %[hi]\n\t"
+      "adcxq %[w0], %[hi]\n\t"
+      "movq %[hi], %[w0]\n\t"
+      "movq %[w1], %%rdx\n\t"
+      "imulq %[n0], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w1]\n\t"
+      "adoxq %[hi], %[w2]\n\t"
+      "mulxq 8(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w2]\n\t"
+      "adoxq %[hi], %[w3]\n\t"
+      "mulxq 16(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w3]\n\t"
+      "adoxq %[hi], %[w4]\n\t"
+      "mulxq 24(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w4]\n\t"
+      "adoxq %[hi], %[w5]\n\t"
+      "mulxq 32(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w5]\n\t"
+      "adoxq %[hi], %[w0]\n\t"
+      "mulxq 40(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w0]\n\t"
+      "adoxq %[w1], %[hi]\n\t"
+      "adcxq %[w1], %[hi]\n\t"
+      "movq %[hi], %[w1]\n\t"
+      "movq %[w2], %%rdx\n\t"
+      "imulq %[n0], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w2]\n\t"
+      "adoxq %[hi], %[w3]\n\t"
+      "mulxq 8(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w3]\n\t"
+      "adoxq %[hi], %[w4]\n\t"
+      "mulxq 16(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w4]\n\t"
+      "adoxq %[hi], %[w5]\n\t"
+      "mulxq 24(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w5]\n\t"
+      "adoxq %[hi], %[w0]\n\t"
+      "mulxq 32(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w0]\n\t"
+      "adoxq %[hi], %[w1]\n\t"
+      "mulxq 40(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w1]\n\t"
+      "adoxq %[w2], %[hi]\n\t"
+      "adcxq %[w2], %[hi]\n\t"
+      "movq %[hi], %[w2]\n\t"
+      "movq %[w3], %%rdx\n\t"
+      "imulq %[n0], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w3]\n\t"
+      "adoxq %[hi], %[w4]\n\t"
+      "mulxq 8(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w4]\n\t"
+      "adoxq %[hi], %[w5]\n\t"
+      "mulxq 16(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w5]\n\t"
+      "adoxq %[hi], %[w0]\n\t"
+      "mulxq 24(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w0]\n\t"
+      "adoxq %[hi], %[w1]\n\t"
+      "mulxq 32(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w1]\n\t"
+      "adoxq %[hi], %[w2]\n\t"
+      "mulxq 40(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w2]\n\t"
+      "adoxq %[w3], %[hi]\n\t"
+      "adcxq %[w3], %[hi]\n\t"
+      "movq %[hi], %[w3]\n\t"
+      "movq %[w4], %%rdx\n\t"
+      "imulq %[n0], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w4]\n\t"
+      "adoxq %[hi], %[w5]\n\t"
+      "mulxq 8(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w5]\n\t"
+      "adoxq %[hi], %[w0]\n\t"
+      "mulxq 16(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w0]\n\t"
+      "adoxq %[hi], %[w1]\n\t"
+      "mulxq 24(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w1]\n\t"
+      "adoxq %[hi], %[w2]\n\t"
+      "mulxq 32(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w2]\n\t"
+      "adoxq %[hi], %[w3]\n\t"
+      "mulxq 40(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w3]\n\t"
+      "adoxq %[w4], %[hi]\n\t"
+      "adcxq %[w4], %[hi]\n\t"
+      "movq %[hi], %[w4]\n\t"
+      "movq %[w5], %%rdx\n\t"
+      "imulq %[n0], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w5]\n\t"
+      "adoxq %[hi], %[w0]\n\t"
+      "mulxq 8(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w0]\n\t"
+      "adoxq %[hi], %[w1]\n\t"
+      "mulxq 16(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w1]\n\t"
+      "adoxq %[hi], %[w2]\n\t"
+      "mulxq 24(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w2]\n\t"
+      "adoxq %[hi], %[w3]\n\t"
+      "mulxq 32(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w3]\n\t"
+      "adoxq %[hi], %[w4]\n\t"
+      "mulxq 40(%[p]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[w4]\n\t"
+      "adoxq %[w5], %[hi]\n\t"
+      "adcxq %[w5], %[hi]\n\t"
+      "movq %[hi], %[w5]\n\t"
+      "addq 48(%[t]), %[w0]\n\t"
+      "adcq 56(%[t]), %[w1]\n\t"
+      "adcq 64(%[t]), %[w2]\n\t"
+      "adcq 72(%[t]), %[w3]\n\t"
+      "adcq 80(%[t]), %[w4]\n\t"
+      "adcq 88(%[t]), %[w5]\n\t"
+      "movq %[w0], %[lo]\n\t"
+      "subq 0(%[p]), %[lo]\n\t"
+      "movq %[w1], %[hi]\n\t"
+      "sbbq 8(%[p]), %[hi]\n\t"
+      "movq %[w2], %%rdx\n\t"
+      "sbbq 16(%[p]), %%rdx\n\t"
+      "movq %[w3], %[t]\n\t"
+      "sbbq 24(%[p]), %[t]\n\t"
+      "movq %[w4], %[s0]\n\t"
+      "sbbq 32(%[p]), %[s0]\n\t"
+      "movq %[w5], %[s1]\n\t"
+      "sbbq 40(%[p]), %[s1]\n\t"
+      "cmovncq %[lo], %[w0]\n\t"
+      "cmovncq %[hi], %[w1]\n\t"
+      "cmovncq %%rdx, %[w2]\n\t"
+      "cmovncq %[t], %[w3]\n\t"
+      "cmovncq %[s0], %[w4]\n\t"
+      "cmovncq %[s1], %[w5]\n\t"
+      "movq %[rp], %[lo]\n\t"
+      CUZK_STORE2(w0, w1, "(%[lo])")
+      CUZK_STORE2(w2, w3, "16(%[lo])")
+      CUZK_STORE2(w4, w5, "32(%[lo])")
+      : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4), [w5] "=&r"(w5),
+        [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [s0] "=&r"(s0), [s1] "=&r"(s1), [t] "+&r"(t),
+        [v] "=&x"(v), [w] "=&x"(w)
+      : [p] "r"(p), [n0] "m"(n0m), [rp] "rm"(r)
+      : "cc", "memory");
+}
+
+// Carry chains through memory, one limb at a time (inputs and outputs stay in memory; r may
+// alias a or b: every limb is loaded before it is stored).
+template <>
+CUZK_X86_KERNEL void add_nr<6>(uint64_t* r, const uint64_t* a, const uint64_t* b) {
+  uint64_t x;
+  __asm__ volatile(
+      "movq 0(%[a]), %[x]\n\t"
+      "addq 0(%[b]), %[x]\n\t"
+      "movq %[x], 0(%[r])\n\t"
+      "movq 8(%[a]), %[x]\n\t"
+      "adcq 8(%[b]), %[x]\n\t"
+      "movq %[x], 8(%[r])\n\t"
+      "movq 16(%[a]), %[x]\n\t"
+      "adcq 16(%[b]), %[x]\n\t"
+      "movq %[x], 16(%[r])\n\t"
+      "movq 24(%[a]), %[x]\n\t"
+      "adcq 24(%[b]), %[x]\n\t"
+      "movq %[x], 24(%[r])\n\t"
+      "movq 32(%[a]), %[x]\n\t"
+      "adcq 32(%[b]), %[x]\n\t"
+      "movq %[x], 32(%[r])\n\t"
+      "movq 40(%[a]), %[x]\n\t"
+      "adcq 40(%[b]), %[x]\n\t"
+      "movq %[x], 40(%[r])\n\t"
+      : [x] "=&r"(x)
+      : [a] "r"(a), [b] "r"(b), [r] "r"(r)
+      : "cc", "memory");
+}
+
+template <>
+CUZK_X86_KERNEL void add_wide<12>(uint64_t* r, const uint64_t* a, const uint64_t* b) {
+  uint64_t x;
+  __asm__ volatile(
+      "movq 0(%[a]), %[x]\n\t"
+      "addq 0(%[b]), %[x]\n\t"
+      "movq %[x], 0(%[r])\n\t"
+      "movq 8(%[a]), %[x]\n\t"
+      "adcq 8(%[b]), %[x]\n\t"
+      "movq %[x], 8(%[r])\n\t"
+      "movq 16(%[a]), %[x]\n\t"
+      "adcq 16(%[b]), %[x]\n\t"
+      "movq %[x], 16(%[r])\n\t"
+      "movq 24(%[a]), %[x]\n\t"
+      "adcq 24(%[b]), %[x]\n\t"
+      "movq %[x], 24(%[r])\n\t"
+      "movq 32(%[a]), %[x]\n\t"
+      "adcq 32(%[b]), %[x]\n\t"
+      "movq %[x], 32(%[r])\n\t"
+      "movq 40(%[a]), %[x]\n\t"
+      "adcq 40(%[b]), %[x]\n\t"
+      "movq %[x], 40(%[r])\n\t"
+      "movq 48(%[a]), %[x]\n\t"
+      "adcq 48(%[b]), %[x]\n\t"
+      "movq %[x], 48(%[r])\n\t"
+      "movq 56(%[a]), %[x]\n\t"
+      "adcq 56(%[b]), %[x]\n\t"
+      "movq %[x], 56(%[r])\n\t"
+      "movq 64(%[a]), %[x]\n\t"
+      "adcq 64(%[b]), %[x]\n\t"
+      "movq %[x], 64(%[r])\n\t"
+      "movq 72(%[a]), %[x]\n\t"
+      "adcq 72(%[b]), %[x]\n\t"
+      "movq %[x], 72(%[r])\n\t"
+      "movq 80(%[a]), %[x]\n\t"
+      "adcq 80(%[b]), %[x]\n\t"
+      "movq %[x], 80(%[r])\n\t"
+      "movq 88(%[a]), %[x]\n\t"
+      "adcq 88(%[b]), %[x]\n\t"
+      "movq %[x], 88(%[r])\n\t"
+      : [x] "=&r"(x)
+      : [a] "r"(a), [b] "r"(b), [r] "r"(r)
+      : "cc", "memory");
+}
+
+template <>
+CUZK_X86_KERNEL void sub_wide<12>(uint64_t* r, const uint64_t* a, const uint64_t* b) {
+  uint64_t x;
+  __asm__ volatile(
+      "movq 0(%[a]), %[x]\n\t"
+      "subq 0(%[b]), %[x]\n\t"
+      "movq %[x], 0(%[r])\n\t"
+      "movq 8(%[a]), %[x]\n\t"
+      "sbbq 8(%[b]), %[x]\n\t"
+      "movq %[x], 8(%[r])\n\t"
+      "movq 16(%[a]), %[x]\n\t"
+      "sbbq 16(%[b]), %[x]\n\t"
+      "movq %[x], 16(%[r])\n\t"
+      "movq 24(%[a]), %[x]\n\t"
+      "sbbq 24(%[b]), %[x]\n\t"
+      "movq %[x], 24(%[r])\n\t"
+      "movq 32(%[a]), %[x]\n\t"
+      "sbbq 32(%[b]), %[x]\n\t"
+      "movq %[x], 32(%[r])\n\t"
+      "movq 40(%[a]), %[x]\n\t"
+      "sbbq 40(%[b]), %[x]\n\t"
+      "movq %[x], 40(%[r])\n\t"
+      "movq 48(%[a]), %[x]\n\t"
+      "sbbq 48(%[b]), %[x]\n\t"
+      "movq %[x], 48(%[r])\n\t"
+      "movq 56(%[a]), %[x]\n\t"
+      "sbbq 56(%[b]), %[x]\n\t"
+      "movq %[x], 56(%[r])\n\t"
+      "movq 64(%[a]), %[x]\n\t"
+      "sbbq 64(%[b]), %[x]\n\t"
+      "movq %[x], 64(%[r])\n\t"
+      "movq 72(%[a]), %[x]\n\t"
+      "sbbq 72(%[b]), %[x]\n\t"
+      "movq %[x], 72(%[r])\n\t"
+      "movq 80(%[a]), %[x]\n\t"
+      "sbbq 80(%[b]), %[x]\n\t"
+      "movq %[x], 80(%[r])\n\t"
+      "movq 88(%[a]), %[x]\n\t"
+      "sbbq 88(%[b]), %[x]\n\t"
+      "movq %[x], 88(%[r])\n\t"
+      : [x] "=&r"(x)
+      : [a] "r"(a), [b] "r"(b), [r] "r"(r)
+      : "cc", "memory");
 }
 
 #undef CUZK_R

@@ -5,8 +5,6 @@
 #include <string>
 #include <utility>
 
-#include "poly/fr_ops.hpp"
-
 namespace cuzk::poly {
 
 namespace {
@@ -27,17 +25,18 @@ unsigned log2_exact(std::size_t n) {
 // Gentleman-Sande butterfly of stage m (span m), twiddle omega_{2m}^(+-j):
 //   forward: (u, v) <- (u + v, (u - v) w),  w = tw[m + j]
 //   inverse: (u, v) <- (u + v, (v - u) w'), w' = tw[2m - j] = -omega_{2m}^(-j)
-// j = 0 has twiddle 1 and skips the multiplication. Cost: 1M + 2A.
+// j = 0 has twiddle 1 and skips the multiplication. Cost: 1M + 2A. The additions are fr's
+// branch-free ones (ff/mont_x86.hpp on x86-64): butterfly data is random, and a reduction
+// branch there mispredicts half the time.
 template <bool Inv>
 inline void dif_bf(fr& u, fr& v, const fr* tw, std::size_t m, std::size_t j) {
-  using detail::add_nb, detail::sub_nb;
-  const fr s = add_nb(u, v);
+  const fr s = u + v;
   if (j == 0) {
-    v = sub_nb(u, v);
+    v = u - v;
   } else if constexpr (Inv) {
-    v = sub_nb(v, u) * tw[2 * m - j];
+    v = (v - u) * tw[2 * m - j];
   } else {
-    v = sub_nb(u, v) * tw[m + j];
+    v = (u - v) * tw[m + j];
   }
   u = s;
 }
@@ -48,21 +47,20 @@ inline void dif_bf(fr& u, fr& v, const fr* tw, std::size_t m, std::size_t j) {
 // Cost: 1M + 2A (j = 0: 2A).
 template <bool Inv>
 inline void dit_bf(fr& u, fr& v, const fr* tw, std::size_t m, std::size_t j) {
-  using detail::add_nb, detail::sub_nb;
   if (j == 0) {
     const fr t = v;
-    v = sub_nb(u, t);
-    u = add_nb(u, t);
+    v = u - t;
+    u = u + t;
     return;
   }
   if constexpr (Inv) {
     const fr t = v * tw[2 * m - j];
-    v = add_nb(u, t);
-    u = sub_nb(u, t);
+    v = u + t;
+    u = u - t;
   } else {
     const fr t = v * tw[m + j];
-    v = sub_nb(u, t);
-    u = add_nb(u, t);
+    v = u - t;
+    u = u + t;
   }
 }
 
@@ -383,7 +381,7 @@ void compute_h(const ntt_plan& plan, std::span<fr> a, std::span<fr> b, std::span
   const fr* pb = b.data();
   const fr* pc = c.data();
   ex.parallel_for(a.size(), elementwise_grain, [=](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) pa[i] = detail::sub_nb(pa[i] * pb[i], pc[i]);  // h(g w^i)
+    for (std::size_t i = begin; i < end; ++i) pa[i] = pa[i] * pb[i] - pc[i];  // h(g w^i)
   });
   transform(plan, a, ntt_direction::inverse, ntt_order::natural_to_bit_reversed, ex, nullptr);
   bit_reverse_distribute(a, d.coset_generator_inv(), n_inv, ex);  // natural h coefficients

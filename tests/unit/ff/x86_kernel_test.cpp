@@ -1,11 +1,13 @@
-// Differential test: the mulx/adcx/adox kernels (ff/mont_x86.hpp) against the portable CIOS
-// multiplication on random and edge inputs, including aliased operands.
+// Differential test: the x86-64 kernels (ff/mont_x86.hpp: Montgomery products, branch-free
+// add/sub/neg, the lazy-reduction building blocks and the Fp2 products built on them) against
+// their portable twins on random (printed seed) and edge inputs, including aliased operands.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "ff/bls12_381.hpp"
+#include "ff/fp2.hpp"
 #include "support/seed.hpp"
 
 namespace {
@@ -13,6 +15,7 @@ namespace {
 using cuzk::ff::bigint;
 using cuzk::ff::fp;
 using cuzk::ff::fr;
+using cuzk::ff::fp2;
 
 #if defined(CUZK_X86_ADX) && !CUZK_HAVE_X86_MONT && defined(__x86_64__)
 #error "CUZK_X86_ADX is on but the x86 kernels are not enabled: -mbmi2 -madx did not reach this TU"
@@ -75,6 +78,76 @@ TYPED_TEST(ff_x86_kernel, KernelPresenceMatchesBuild) {
   static_assert(!cuzk::ff::x86::has_kernel<F::N>);
   GTEST_SKIP() << "built without BMI2/ADX: portable arithmetic only";
 #endif
+}
+
+
+// The lazy-reduction formulas in portable arithmetic against Karatsuba / complex squaring over
+// Fp: runs in every build (the x86 kernels are compared with both further down).
+TEST(ff_fp2_lazy, PortableMatchesKaratsuba) {
+  cuzk::test::seeded_rng rng;
+  const auto edges = edge_reprs<fp>();
+  for (const auto& x : edges) {
+    for (const auto& y : edges) {
+      const fp2 a{from_repr<fp>(x), from_repr<fp>(y)};
+      const fp2 b{from_repr<fp>(y), from_repr<fp>(x)};
+      ASSERT_EQ(fp2::mul_lazy_portable(a, b), fp2::mul_karatsuba(a, b));
+      ASSERT_EQ(fp2::square_lazy_portable(a), fp2::square_complex(a));
+    }
+  }
+  for (int i = 0; i < 20000; ++i) {
+    const fp2 a = fp2::random(rng), b = fp2::random(rng);
+    ASSERT_EQ(fp2::mul_lazy_portable(a, b), fp2::mul_karatsuba(a, b)) << "iteration " << i;
+    ASSERT_EQ(fp2::square_lazy_portable(a), fp2::square_complex(a)) << "iteration " << i;
+  }
+}
+
+// add/sub/neg through the dispatching entry points against the portable versions (on builds
+// without the kernels both sides are portable and this checks nothing new, cheaply).
+TYPED_TEST(ff_x86_kernel, AddSubNegMatchPortable) {
+  using F = TypeParam;
+  const auto edges = edge_reprs<F>();
+  for (const auto& x : edges) {
+    const F a = from_repr<F>(x);
+    ASSERT_EQ(F::neg(a), F::neg_portable(a));
+    ASSERT_TRUE(less_than(F::neg(a).v, F::modulus));
+    for (const auto& y : edges) {
+      const F b = from_repr<F>(y);
+      ASSERT_EQ(F::add(a, b), F::add_portable(a, b));
+      ASSERT_EQ(F::sub(a, b), F::sub_portable(a, b));
+      ASSERT_TRUE(less_than(F::add(a, b).v, F::modulus));
+      ASSERT_TRUE(less_than(F::sub(a, b).v, F::modulus));
+    }
+  }
+  cuzk::test::seeded_rng rng;
+  for (int i = 0; i < 200000; ++i) {
+    const F a = F::random(rng), b = F::random(rng);
+    ASSERT_EQ(F::add(a, b), F::add_portable(a, b)) << "iteration " << i;
+    ASSERT_EQ(F::sub(a, b), F::sub_portable(a, b)) << "iteration " << i;
+    ASSERT_EQ(F::neg(a), F::neg_portable(a)) << "iteration " << i;
+    ASSERT_EQ(F::dbl(a), F::add_portable(a, a)) << "iteration " << i;
+    // aliasing: result written over an operand
+    F c = a;
+    c = c + b;
+    ASSERT_EQ(c, F::add_portable(a, b));
+    c = a;
+    c -= b;
+    ASSERT_EQ(c, F::sub_portable(a, b));
+    c = b;
+    c = a - c;
+    ASSERT_EQ(c, F::sub_portable(a, b));
+  }
+  // the portable versions against plain integer arithmetic on the canonical values
+  for (int i = 0; i < 1000; ++i) {
+    const F a = F::random(rng), b = F::random(rng);
+    auto want_add = a.v;
+    const uint64_t carry = add_in_place(want_add, b.v);
+    ASSERT_EQ(carry, 0u);
+    if (!less_than(want_add, F::modulus)) sub_in_place(want_add, F::modulus);
+    ASSERT_EQ(F::add_portable(a, b).v, want_add);
+    auto want_sub = a.v;
+    if (sub_in_place(want_sub, b.v)) add_in_place(want_sub, F::modulus);
+    ASSERT_EQ(F::sub_portable(a, b).v, want_sub);
+  }
 }
 
 #if CUZK_HAVE_X86_MONT
@@ -180,6 +253,186 @@ TYPED_TEST(ff_x86_kernel, UnalignedOutput) {
     ASSERT_EQ(buf[0], 0x1234u);
     const F want = F::mul_portable(a, b);
     for (std::size_t j = 0; j < F::N; ++j) ASSERT_EQ(buf[1 + j], want.v.w[j]);
+  }
+}
+
+// Direct kernel calls with aliased output (add/sub/neg load everything before storing).
+TYPED_TEST(ff_x86_kernel, AddSubNegAliased) {
+  using F = TypeParam;
+  namespace x86 = cuzk::ff::x86;
+  cuzk::test::seeded_rng rng;
+  for (int i = 0; i < 1000; ++i) {
+    const F a0 = F::random(rng), b0 = F::random(rng);
+    F a = a0, b = b0;
+    x86::add_mod<F::N>(a.v.w, a.v.w, b.v.w, F::modulus.w);
+    ASSERT_EQ(a, F::add_portable(a0, b0));
+    a = a0;
+    x86::sub_mod<F::N>(b.v.w, a.v.w, b.v.w, F::modulus.w);
+    ASSERT_EQ(b, F::sub_portable(a0, b0));
+    x86::add_mod<F::N>(a.v.w, a.v.w, a.v.w, F::modulus.w);
+    ASSERT_EQ(a, F::add_portable(a0, a0));
+    a = a0;
+    x86::neg_mod<F::N>(a.v.w, a.v.w, F::modulus.w);
+    ASSERT_EQ(a, F::neg_portable(a0));
+  }
+}
+
+// A Montgomery product with one operand unreduced (< 2p, as Fp2 squaring feeds it) is still
+// fully reduced and correct. Only claimed for moduli with two spare bits (4p < R: Fp, 381 of
+// 384 bits); with one spare bit (Fr) the portable carry-free CIOS drops a carry on such input.
+TYPED_TEST(ff_x86_kernel, UnreducedOperandBelow2p) {
+  using F = TypeParam;
+  if constexpr (F::bits + 2 > 64 * F::N) {
+    GTEST_SKIP() << "one spare bit: unreduced operands not supported";
+  } else {
+  using R = typename F::repr;
+  cuzk::test::seeded_rng rng;
+  R two_p = F::modulus;
+  add_in_place(two_p, F::modulus);
+  std::vector<R> xs;
+  for (uint64_t k : {1, 2, 3}) xs.push_back(cuzk::ff::detail::minus_u64(two_p, k));
+  xs.push_back(F::modulus);
+  xs.push_back(cuzk::ff::detail::plus_u64(F::modulus, 1));
+  for (int i = 0; i < 20000; ++i) {
+    R x = F::random(rng).v;
+    add_in_place(x, F::random(rng).v);  // < 2p
+    xs.push_back(x);
+  }
+  const auto edges = edge_reprs<F>();
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    R xr = xs[i];
+    if (!less_than(xr, F::modulus)) sub_in_place(xr, F::modulus);
+    for (std::size_t j = 0; j < (i < 5 ? edges.size() : 1); ++j) {
+      const F y = i < 5 ? from_repr<F>(edges[j]) : F::random(rng);
+      F got;
+      cuzk::ff::x86::mont_mul<F::N>(got.v.w, xs[i].w, y.v.w, F::modulus.w, F::n0);
+      ASSERT_EQ(got, F::mul_portable(from_repr<F>(xr), y)) << "case " << i;
+      ASSERT_EQ(F::mul_portable(from_repr<F>(xs[i]), y), got) << "case " << i;
+    }
+  }
+  }
+}
+
+// 2N-word values t < p R for redc: products of edge values, random values, the extremes.
+std::vector<fp::wide> redc_inputs(cuzk::test::seeded_rng& rng) {
+  std::vector<fp::wide> v;
+  const auto edges = edge_reprs<fp>();
+  for (const auto& x : edges)
+    for (const auto& y : edges) v.push_back(fp::mul_wide_portable(x, y));
+  fp::wide top{};  // p R - 1: low half all ones, high half p - 1
+  for (std::size_t i = 0; i < 6; ++i) top.w[i] = ~uint64_t{0};
+  for (std::size_t i = 0; i < 6; ++i) top.w[6 + i] = cuzk::ff::detail::minus_u64(fp::modulus, 1).w[i];
+  v.push_back(top);
+  fp::wide pr{};  // p R - p R^0... p (R - 1): high half p - 1, low half R - p
+  for (std::size_t i = 0; i < 6; ++i) pr.w[6 + i] = top.w[6 + i];
+  fp::repr low{};
+  sub_in_place(low, fp::modulus);
+  for (std::size_t i = 0; i < 6; ++i) pr.w[i] = low.w[i];
+  v.push_back(pr);
+  v.push_back(fp::wide{});
+  v.push_back(cuzk::ff::from_u64<12>(1));
+  v.push_back(fp::modulus_squared);
+  for (int i = 0; i < 20000; ++i) {
+    fp::wide t;
+    for (auto& w : t.w) w = rng();
+    t.w[11] %= fp::modulus.w[5];  // high half < p: t < p R
+    v.push_back(t);
+  }
+  return v;
+}
+
+TEST(ff_x86_wide, MulWideMatchesPortable) {
+  cuzk::test::seeded_rng rng;
+  const auto edges = edge_reprs<fp>();
+  auto check = [](const fp::repr& a, const fp::repr& b) {
+    uint64_t r[12];
+    cuzk::ff::x86::mul_wide<6>(r, a.w, b.w);
+    const fp::wide want = fp::mul_wide_portable(a, b);
+    for (int k = 0; k < 12; ++k) ASSERT_EQ(r[k], want.w[k]) << "word " << k;
+  };
+  for (const auto& x : edges)
+    for (const auto& y : edges) check(x, y);
+  fp::repr ones;  // 2^384 - 1: the kernel is a plain product, valid for any inputs
+  for (auto& w : ones.w) w = ~uint64_t{0};
+  check(ones, ones);
+  for (int i = 0; i < 100000; ++i) {
+    fp::repr a, b;
+    for (auto& w : a.w) w = rng();
+    for (auto& w : b.w) w = rng();
+    check(a, b);
+  }
+}
+
+TEST(ff_x86_wide, RedcMatchesPortable) {
+  cuzk::test::seeded_rng rng;
+  for (const auto& t : redc_inputs(rng)) {
+    fp got;
+    cuzk::ff::x86::redc<6>(got.v.w, t.w, fp::modulus.w, fp::n0);
+    const fp want = fp::redc_portable(t);
+    ASSERT_EQ(got, want);
+    ASSERT_TRUE(less_than(got.v, fp::modulus));
+  }
+  // redc(a b) is the Montgomery product
+  for (int i = 0; i < 10000; ++i) {
+    const fp a = fp::random(rng), b = fp::random(rng);
+    ASSERT_EQ(fp::redc_portable(fp::mul_wide_portable(a.v, b.v)), fp::mul_portable(a, b));
+  }
+}
+
+TEST(ff_x86_wide, WideAddSubMatchPortable) {
+  cuzk::test::seeded_rng rng;
+  for (int i = 0; i < 10000; ++i) {
+    fp::wide a, b;
+    for (auto& w : a.w) w = rng() & (i % 3 == 0 ? ~uint64_t{0} : (rng() | 1));
+    for (auto& w : b.w) w = i % 5 == 0 ? ~uint64_t{0} : rng();
+    fp::wide s = a, d = a, got;
+    add_in_place(s, b);
+    sub_in_place(d, b);
+    cuzk::ff::x86::add_wide<12>(got.w, a.w, b.w);
+    ASSERT_EQ(got, s);
+    cuzk::ff::x86::sub_wide<12>(got.w, a.w, b.w);
+    ASSERT_EQ(got, d);
+    fp::repr x, y, z;
+    for (std::size_t k = 0; k < 6; ++k) x.w[k] = a.w[k], y.w[k] = b.w[k];
+    x.w[5] >>= 2, y.w[5] >>= 2;
+    fp::repr want = x;
+    add_in_place(want, y);
+    cuzk::ff::x86::add_nr<6>(z.w, x.w, y.w);
+    ASSERT_EQ(z, want);
+    cuzk::ff::x86::add_nr<6>(x.w, x.w, y.w);  // aliased
+    ASSERT_EQ(x, want);
+  }
+}
+
+TEST(ff_x86_wide, Fp2LazyMatchesPortableAndKaratsuba) {
+  cuzk::test::seeded_rng rng;
+  const auto edges = edge_reprs<fp>();
+  auto check = [](const fp2& a, const fp2& b) {
+    const fp2 want = fp2::mul_karatsuba(a, b);
+    ASSERT_EQ(fp2::mul_lazy_x86(a, b), want);
+    ASSERT_EQ(fp2::mul_lazy_portable(a, b), want);
+    ASSERT_EQ(a * b, want);
+    const fp2 sq = fp2::square_complex(a);
+    ASSERT_EQ(fp2::square_lazy_x86(a), sq);
+    ASSERT_EQ(a.square(), sq);
+    ASSERT_TRUE(less_than((a * b).c0.v, fp::modulus) && less_than((a * b).c1.v, fp::modulus));
+  };
+  for (const auto& x : edges)
+    for (const auto& y : edges)
+      for (const auto& z : {edges[0], edges[3], edges[9]}) check({from_repr<fp>(x), from_repr<fp>(y)}, {from_repr<fp>(z), from_repr<fp>(x)});
+  for (int i = 0; i < 100000; ++i) check(fp2::random(rng), fp2::random(rng));
+  // aliased results (x = x * y, x = x * x)
+  for (int i = 0; i < 1000; ++i) {
+    const fp2 a = fp2::random(rng), b = fp2::random(rng);
+    fp2 x = a;
+    x = x * b;
+    ASSERT_EQ(x, fp2::mul_karatsuba(a, b));
+    x = a;
+    x *= x;
+    ASSERT_EQ(x, fp2::mul_karatsuba(a, a));
+    x = a;
+    x = x.square();
+    ASSERT_EQ(x, fp2::square_complex(a));
   }
 }
 #endif  // CUZK_HAVE_X86_MONT

@@ -7,7 +7,6 @@
 
 #include "base/executor.hpp"
 #include "poly/domain.hpp"
-#include "poly/fr_ops.hpp"
 #include "poly/ntt.hpp"
 #include "support/seed.hpp"
 
@@ -47,23 +46,6 @@ vec naive_inverse(const radix2_domain& d, const vec& y) {
   naive_dft(y, out, d.omega_inv());
   for (auto& v : out) v = v * d.size_inv();
   return out;
-}
-
-// The branch-free butterfly additions agree with mont_field's add/sub.
-TEST(PolyFrOps, BranchFreeAddSubMatchField) {
-  test::seeded_rng rng;
-  const fr m1 = -fr::one();
-  const fr edge[] = {fr::zero(), fr::one(), m1, m1 - fr::one(), fr::from_u64(2)};
-  for (const fr& x : edge)
-    for (const fr& y : edge) {
-      EXPECT_EQ(detail::add_nb(x, y), x + y);
-      EXPECT_EQ(detail::sub_nb(x, y), x - y);
-    }
-  for (int i = 0; i < 100000; ++i) {
-    const fr x = fr::random(rng), y = fr::random(rng);
-    ASSERT_EQ(detail::add_nb(x, y), x + y);
-    ASSERT_EQ(detail::sub_nb(x, y), x - y);
-  }
 }
 
 TEST(PolyBitReverse, Basics) {
