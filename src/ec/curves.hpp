@@ -12,6 +12,12 @@ using ff::fp;
 using ff::fp2;
 using ff::fr;
 
+// The BLS parameter x = -0xd201000000010000, the curve's defining seed: p and r in
+// ff/bls12_381.hpp are polynomials in x (tests re-derive r = x^4 - x^2 + 1 from it). |x| has
+// Hamming weight 6; the Miller loop, the final exponentiation and the subgroup checks run over it.
+inline constexpr uint64_t bls_x_abs = 0xd201000000010000ULL;
+inline constexpr bool bls_x_is_negative = true;
+
 struct g1_curve {
   using field = fp;
   static constexpr field b = field::from_hex("4");

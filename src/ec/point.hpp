@@ -29,10 +29,6 @@
 
 namespace cuzk::ec {
 
-// The BLS parameter x = -0xd201000000010000 (negative; |x| has Hamming weight 6).
-inline constexpr uint64_t bls_x_abs = 0xd201000000010000ULL;
-inline constexpr bool bls_x_is_negative = true;
-
 template <class Curve>
 struct xyzz_point;
 

@@ -40,10 +40,8 @@ using ff::fp12;
 using ff::fp2;
 using ff::fp6;
 
-// |x| for the BLS12-381 parameter x = -0xd201000000010000 (the curve's defining seed: p and r
-// in ff/bls12_381.hpp are polynomials in x; tests re-derive r = x^4 - x^2 + 1 from it).
-inline constexpr uint64_t bls_x_abs = 0xd201000000010000ULL;
-inline constexpr bool bls_x_is_negative = true;
+using ec::bls_x_abs;  // the BLS parameter x (ec/curves.hpp)
+using ec::bls_x_is_negative;
 // |x| has 64 bits, 6 of them set: the loop runs over the 63 bits below the top one, doubling at
 // each and adding Q at the 5 set ones.
 inline constexpr unsigned bls_x_bits = 64;
