@@ -1,0 +1,143 @@
+// Fr NTTs and the Groth16 h pipeline on one CUDA device, with the data resident in device
+// memory. Plain C++ (no CUDA types): callers need no nvcc. Same conventions and results, bit for
+// bit, as poly::ntt / poly::coset_ntt / poly::compute_h (bellperson's domain: omega from
+// 7^((r-1)/2^32), coset generator 7, inverse scaled by 1/n).
+//
+// Algorithm (docs/gpu.md has the measurements):
+//   - radix-2 Gentleman-Sande (natural -> bit-reversed) and Cooley-Tukey (bit-reversed ->
+//     natural), as on the CPU, grouped into passes of up to `max_stages_per_pass` stages; one
+//     pass = one kernel that reads a tile of 2^K x L elements from device memory once, does K
+//     stages (3 at a time in registers, 8 elements per thread, exchanging through shared memory)
+//     and writes it back once. 2^27 = 3 passes of 9 stages.
+//   - twiddles: one precomputed device table w_N^x, x < N/2, N = 2^max_log_size (32 B * N/2);
+//     stage span m reads w_{2m}^j = table[j * N/(2m)]; inverse twiddles come from the same table
+//     (w_{2m}^-j = -w_{2m}^(m-j)).
+//   - coset powers g^i, the 1/n scale and 1/z(g) are folded into the first pass's loads or the
+//     last pass's stores (two multiplications per element: g^i = lo[i mod 2^b] * hi[i >> b]);
+//     compute_h folds a*b - c into the loads of its last inverse transform.
+//   - Fr multiplication: the portable 64-bit mont_field template compiled by nvcc
+//     (fr_mul_kernel::portable64, the default: fastest measured) or 32-bit limb CIOS in PTX
+//     carry chains (ptx32); each is the other's twin in the tests.
+//   - ntt_algorithm::radix2_reference: one kernel launch per stage, twiddles by exponentiation,
+//     separate scaling passes; independent of the fast path, for tests.
+//
+// Every CUDA failure is reported: functions return false with `error` naming the call and
+// CUDA's message. Work is queued on the context's stream; functions that move data to or from
+// the host (upload, download, synchronize) wait for it, and report errors of kernels queued
+// before them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ff/bls12_381.hpp"
+#include "poly/ntt.hpp"
+
+namespace cuzk::cuda {
+
+// n Fr elements in device memory (Montgomery form, the same 32 bytes as ff::fr). Move-only.
+class device_fr_vector {
+ public:
+  device_fr_vector() = default;
+  ~device_fr_vector();
+  device_fr_vector(device_fr_vector&& o) noexcept;
+  device_fr_vector& operator=(device_fr_vector&& o) noexcept;
+  device_fr_vector(const device_fr_vector&) = delete;
+  device_fr_vector& operator=(const device_fr_vector&) = delete;
+
+  // Allocates n elements (contents undefined); frees what was held before.
+  bool resize(std::size_t n, std::string& error);
+  // Resizes to src.size() and copies src in.
+  bool upload(std::span<const ff::fr> src, std::string& error);
+  // Copies the first dst.size() elements out (dst.size() <= size()).
+  bool download(std::span<ff::fr> dst, std::string& error) const;
+  // Fills with uniform-looking values < r derived from `seed` (a device hash; for benchmarks).
+  bool fill_random(uint64_t seed, std::string& error);
+
+  std::size_t size() const { return n_; }
+  ff::fr* device_data() const { return ptr_; }  // a device pointer: not for host access
+
+ private:
+  ff::fr* ptr_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+enum class fr_mul_kernel : uint8_t { ptx32, portable64 };
+enum class ntt_algorithm : uint8_t { shared_memory_passes, radix2_reference };
+
+// Defaults are the fastest measured on the H200 (docs/gpu.md, 2026-11-30): the portable
+// multiplier beat the PTX carry chains inside the NTT (60 vs 72 ms at 2^27) although both run
+// ~7 SM-cycles per product in isolation: carry-flag chains serialise, and at 16 warps per SM
+// (125 registers per thread) latency is not hidden. 8 columns beat 4 where K <= 8 (2^24:
+// 6.9 vs 7.7 ms) and tie elsewhere.
+struct ntt_options {
+  ntt_algorithm algorithm = ntt_algorithm::shared_memory_passes;
+  fr_mul_kernel mul = fr_mul_kernel::portable64;
+  unsigned max_stages_per_pass = 10;  // K <= this per pass, 3..10; passes are balanced
+  unsigned lanes = 8;                 // L: columns per tile (1, 2, 4, 8); capped at 256 threads
+                                      // (2^K L <= 2048: at K = 9 L is 4 whatever is asked)
+};
+
+class ntt_context {
+ public:
+  // Creates a context on device 0 with the twiddle table for sizes up to 2^max_log_size
+  // (1 <= max_log_size <= 30). Returns nullptr with `error` set on failure.
+  static std::unique_ptr<ntt_context> create(unsigned max_log_size, std::string& error);
+  ~ntt_context();
+  ntt_context(const ntt_context&) = delete;
+  ntt_context& operator=(const ntt_context&) = delete;
+
+  unsigned max_log_size() const;
+  const ntt_options& options() const;
+  // Rejects out-of-range values (returns false with error set, keeps the old options).
+  bool set_options(const ntt_options& o, std::string& error);
+
+  // In place; a.size() must be 2^k with 1 <= k <= max_log_size (size 1 is the identity).
+  bool ntt(device_fr_vector& a, poly::ntt_direction dir, poly::ntt_order order, std::string& error);
+  bool coset_ntt(device_fr_vector& a, poly::ntt_direction dir, poly::ntt_order order, std::string& error);
+  // poly::compute_h on device: a, b, c hold the constraint evaluations (natural order, size
+  // 2^k); on return a holds the n coefficients of h = (A B - C) / (X^n - 1); b and c are
+  // clobbered. No host round trip: 6 transforms + 1 inverse, with the coset powers, scales and
+  // the pointwise a*b - c fused into transform passes, plus one bit-reversal pass.
+  bool compute_h(device_fr_vector& a, device_fr_vector& b, device_fr_vector& c, std::string& error);
+
+  // Waits for queued work; reports any error raised by it.
+  bool synchronize(std::string& error);
+
+  // Timing with CUDA events on the context's stream: mark_start(), queue work, then
+  // elapsed_ms() waits for it and returns the milliseconds between the two (or -1 on error).
+  bool mark_start(std::string& error);
+  double elapsed_ms(std::string& error);
+
+ private:
+  ntt_context();
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// Device 0's name, SM count and clock (for benchmark tables); false when there is no device.
+struct device_info {
+  std::string name;
+  int sm_count = 0;
+  int clock_khz = 0;
+  std::size_t total_memory = 0;
+};
+bool get_device_info(device_info& info, std::string& error);
+
+// Element-wise products on device with both multipliers (fr_mul_ptx and the portable
+// template), plus a + b and a - b with the PTX adders: the device half of the FrMul tests.
+struct fr_mul_selftest_result {
+  std::vector<ff::fr> mul_ptx, mul_portable, add, sub;
+};
+bool run_fr_mul_selftest(std::span<const ff::fr> a, std::span<const ff::fr> b, fr_mul_selftest_result& out,
+                         std::string& error);
+
+// Throughput of one multiplier: `chains` independent dependent-product chains of `length`
+// products each; returns products per second (or -1 with error set). For the floor tables.
+double measure_fr_mul_rate(fr_mul_kernel kind, std::size_t chains, unsigned length, std::string& error);
+
+}  // namespace cuzk::cuda
