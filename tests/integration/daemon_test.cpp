@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <thread>
 
 #include "integration/daemon_harness.hpp"
 
@@ -434,6 +435,10 @@ TEST(test_double_daemon, duplicate_request_id_attaches_and_client_deadline_cance
   pb::AwaitProofResponse r;
   auto st = prove(*s, test_circuit("orphan"), r, 300ms);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  // The client sees its deadline before the server runs OnCancel for the call; an AwaitProof
+  // attached in between would (rightly) keep the job alive as a second waiter. Give the server
+  // time to notice the departure before attaching.
+  std::this_thread::sleep_for(1500ms);
   aw.set_job_id("orphan");
   aw.set_timeout_ms(5000);
   {
