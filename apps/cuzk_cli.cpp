@@ -5,6 +5,13 @@
 //   cuzk zkey info FILE
 //   cuzk zkey export-vkey --zkey Z --vkey verification_key.json
 //   cuzk params info FILE                                                  (bellperson .params/.vk)
+//   cuzk setup  --circuit test-k<K> --params OUT.params --vk OUT.vk         (bellperson format,
+//   cuzk prove  --circuit test-k<K> --params P --seed N --proof OUT.proof --public OUT.inputs
+//   cuzk verify --vk V.vk --proof P.proof --public I.inputs                  built-in test circuits)
+//
+// prove/verify pick the snarkjs or bellperson row by the options given (--zkey/--vkey vs
+// --circuit/--vk) or by --format snarkjs|bellperson. Bellperson public inputs files: one Fr per
+// line, 64 hex digits = its 32-byte little-endian canonical encoding (ONE not listed).
 //
 // Exit status: 0 success (verify: the proof is valid); 1 the operation ran and the answer is
 // negative (verify: invalid proof; prove: the new proof failed its self-check, e.g. a witness
@@ -12,11 +19,12 @@
 // stderr starting with "cuzk: ".
 //
 // Commands live in one table (kCommands): a command is a word path ("params", "info"), its
-// option names, a usage line and a handler. Adding the bellperson-format setup/prove/verify for
-// the sample circuits is adding rows (e.g. {"bellperson", "prove"}) and handlers.
+// option names, a usage line and a handler; rows that share a path carry a format and are told
+// apart by select_row.
 
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -24,21 +32,29 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "backend/cpu/cpu_backend.hpp"
 #include "base/executor.hpp"
 #include "base/os_rng.hpp"
 #include "ec/subgroup.hpp"
 #include "groth16/digest.hpp"
 #include "groth16/file_io.hpp"
 #include "groth16/params_reader.hpp"
+#include "groth16/params_writer.hpp"
+#include "groth16/proof.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
 #include "groth16/snarkjs_format.hpp"
 #include "groth16/snarkjs_json.hpp"
 #include "groth16/snarkjs_prover.hpp"
 #include "groth16/verifier.hpp"
 #include "groth16/verifying_key.hpp"
+#include "testcircuit/mimc_chain.hpp"
 
 #ifndef CUZK_VERSION
 #define CUZK_VERSION "0.1.0"
@@ -90,6 +106,7 @@ struct command {
   const char* usage;
   const char* summary;
   int (*run)(const args&);
+  std::string_view format = {};  // rows sharing a path: "snarkjs" / "bellperson" (see select_row)
 };
 
 args parse_args(const command& c, int argc, char** argv, int first) {
@@ -317,16 +334,215 @@ int cmd_params_info(const args& a) {
   return kOk;
 }
 
+// --- bellperson format: setup / prove / verify of the built-in test circuits -------------------
+// Files: .params and .vk in bellperson's layout (groth16 params_writer / verifying_key), the proof
+// as its raw 192 bytes (A, B, C compressed), the public inputs as text: one Fr per line, 64
+// lowercase hex digits = the 32-byte little-endian canonical encoding (an optional 0x prefix is
+// accepted on reading; blank lines are ignored). ONE is not listed; the test circuits have two
+// public inputs, x_0 and y.
+unsigned parse_test_circuit(const std::string& name) {
+  constexpr std::string_view prefix = "test-k";
+  if (name.size() <= prefix.size() || std::string_view(name).substr(0, prefix.size()) != prefix)
+    usage_error("--circuit: unknown circuit '" + name + "' (expected test-k<K>)");
+  const std::string digits = name.substr(prefix.size());
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long k = std::strtoul(digits.c_str(), &end, 10);
+  if (errno || !end || *end || digits.empty() || digits[0] < '0' || digits[0] > '9' ||
+      k < cuzk::testcircuit::min_log2 || k > cuzk::testcircuit::max_log2)
+    usage_error("--circuit: '" + name + "': K must be an integer in [" + std::to_string(cuzk::testcircuit::min_log2) +
+                ", " + std::to_string(cuzk::testcircuit::max_log2) + "]");
+  return static_cast<unsigned>(k);
+}
+
+std::uint64_t parse_seed(const std::string& t) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(t.c_str(), &end, 10);
+  if (errno || !end || *end || t.empty() || t[0] < '0' || t[0] > '9') usage_error("--seed: not an unsigned 64-bit integer: " + t);
+  return v;
+}
+
+std::string fr_hex(const fr& x) {
+  std::uint8_t b[32];
+  x.to_bytes_le(b);
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (auto c : b) {
+    s += digits[c >> 4];
+    s += digits[c & 15];
+  }
+  return s;
+}
+
+std::vector<fr> read_public_inputs(const std::string& path) {
+  const std::string text = read_text(path);
+  std::vector<fr> out;
+  std::size_t line_no = 0, pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    std::size_t b = 0;
+    while (b < line.size() && (line[b] == ' ' || line[b] == '\t')) ++b;
+    line.erase(0, b);
+    if (line.empty()) continue;
+    if (line.size() >= 2 && line[0] == '0' && (line[1] == 'x' || line[1] == 'X')) line.erase(0, 2);
+    const std::string where = path + ":" + std::to_string(line_no) + ": ";
+    if (line.size() != 64) format_error(where + "expected 64 hex digits (32-byte little-endian Fr)");
+    std::uint8_t bytes[32];
+    for (std::size_t i = 0; i < 32; ++i) {
+      auto nib = [&](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        format_error(where + "not a hex digit: '" + std::string(1, c) + "'");
+      };
+      bytes[i] = static_cast<std::uint8_t>(nib(line[2 * i]) << 4 | nib(line[2 * i + 1]));
+    }
+    fr x;
+    if (!fr::from_bytes_le(bytes, x)) format_error(where + "value is not a canonical Fr (>= r)");
+    out.push_back(x);
+  }
+  return out;
+}
+
+void write_bytes(const std::string& path, std::span<const std::uint8_t> bytes) {
+  if (g16::read_error e = g16::write_file(path, bytes); !e.ok()) format_error(path + ": " + e.message());
+}
+
+std::shared_ptr<const cuzk::testcircuit::compiled_circuit> test_circuit(const args& a) {
+  return cuzk::testcircuit::circuit_cache::global().get(parse_test_circuit(a.required("circuit")));
+}
+
+int cmd_bp_setup(const args& a) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto ex = make_executor(a);
+  const auto c = test_circuit(a);
+  g16::parameters p;
+  {
+    cuzk::base::os_rng rng;
+    const auto tw = g16::toxic_waste::random(rng);
+    p = g16::setup(c->shape, tw, *ex);
+  }  // the toxic waste is gone here
+  const std::string& params = a.required("params");
+  const std::string& vk = a.required("vk");
+  if (g16::read_error e = g16::write_parameters_file(params, p); !e.ok()) format_error(params + ": " + e.message());
+  if (g16::read_error e = g16::write_verifying_key_file(vk, p.vk); !e.ok()) format_error(vk + ": " + e.message());
+  if (a.flag("time"))
+    std::fprintf(stderr, "cuzk setup: test-k%u constraints %zu | total %.1f ms\n", c->k(), c->shape.num_constraints,
+                 ms_since(t0));
+  return kOk;
+}
+
+int cmd_bp_prove(const args& a) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto ex = make_executor(a);
+  const auto c = test_circuit(a);
+  const std::uint64_t seed = parse_seed(a.required("seed"));
+  const std::string& path = a.required("params");
+  g16::parameters p;
+  if (g16::read_error e = g16::read_parameters_file(path, p, cuzk::ec::subgroup_check::verify); !e.ok())
+    format_error(path + ": " + e.message());
+  try {
+    g16::check_parameters(g16::parameters_view::of(p), c->shape);
+  } catch (const std::invalid_argument& e) {
+    format_error(path + " does not fit circuit test-k" + std::to_string(c->k()) + ": " + e.what());
+  }
+  if (p.vk.ic.size() != c->shape.num_inputs)
+    format_error(path + ": verifying key has " + std::to_string(p.vk.ic.size()) + " ic points, circuit test-k" +
+                 std::to_string(c->k()) + " has " + std::to_string(c->shape.num_inputs) + " inputs");
+  const double read_ms = ms_since(t0);
+
+  const auto t1 = std::chrono::steady_clock::now();
+  const auto w = cuzk::testcircuit::compute_witness(*c, cuzk::testcircuit::partition_start(seed, 0));
+  const std::vector<fr> pub(w.inputs.begin() + 1, w.inputs.end());  // ONE excluded
+  cuzk::backend::cpu::cpu_backend backend(*ex);
+  g16::proof pr;
+  {
+    cuzk::base::os_rng rng;
+    const fr r = fr::random(rng), s = fr::random(rng);
+    pr = g16::prove(g16::parameters_view::of(p), c->shape, w.inputs, w.aux, r, s, backend);
+  }
+  const double prove_ms = ms_since(t1);
+  if (!a.flag("no-self-check")) {
+    const auto res = g16::verify(g16::prepare_verifying_key(p.vk), pr, pub);
+    if (res != g16::verify_result::valid)
+      throw cli_error{kNegative, std::string("the new proof does not verify (") + g16::to_string(res) +
+                                     "): the parameters do not belong to this circuit"};
+  }
+  const auto enc = g16::encode_proof(pr);
+  write_bytes(a.required("proof"), enc);
+  std::string text;
+  for (const auto& x : pub) text += fr_hex(x) + "\n";
+  write_text(a.required("public"), text);
+  if (a.flag("time"))
+    std::fprintf(stderr, "cuzk prove: test-k%u seed %llu | read params %.1f ms | witness+prove %.1f ms | total %.1f ms\n",
+                 c->k(), static_cast<unsigned long long>(seed), read_ms, prove_ms, ms_since(t0));
+  return kOk;
+}
+
+int cmd_bp_verify(const args& a) {
+  const std::string& vk_path = a.required("vk");
+  g16::verifying_key vk;
+  if (g16::read_error e = g16::read_verifying_key_file(vk_path, vk); !e.ok()) format_error(vk_path + ": " + e.message());
+  if (vk.ic.empty()) format_error(vk_path + ": verifying key with no ic points");
+
+  // A proof file of the wrong size is a format error (2); 192 bytes whose points do not decode
+  // (off the curve or subgroup, identity, bad flags) make the proof invalid (1).
+  const std::string& proof_path = a.required("proof");
+  const std::string raw = read_text(proof_path);
+  if (raw.size() != g16::proof_bytes)
+    format_error(proof_path + ": " + std::to_string(raw.size()) + " bytes, a proof is " +
+                 std::to_string(g16::proof_bytes));
+  g16::proof p;
+  if (g16::read_error e = g16::decode_proof(
+          std::span<const std::uint8_t, g16::proof_bytes>(reinterpret_cast<const std::uint8_t*>(raw.data()),
+                                                          g16::proof_bytes),
+          p);
+      !e.ok())
+    throw cli_error{kNegative, "invalid proof: " + e.message()};
+  const std::vector<fr> pub = read_public_inputs(a.required("public"));
+  if (pub.size() + 1 != vk.ic.size())
+    throw cli_error{kNegative, "invalid proof: " + std::to_string(pub.size()) +
+                                   " public inputs, the verifying key takes " + std::to_string(vk.ic.size() - 1)};
+  const auto res = g16::verify(g16::prepare_verifying_key(vk), p, pub);
+  if (res != g16::verify_result::valid) throw cli_error{kNegative, std::string("invalid proof (") + g16::to_string(res) + ")"};
+  std::printf("OK: proof is valid\n");
+  return kOk;
+}
+
 // --- the table ---------------------------------------------------------------------------------
 int cmd_help(const args&);
 
 const std::vector<command> kCommands = {
-    {{"prove"}, {"zkey", "wtns", "proof", "public", "threads"}, {"no-self-check", "time"}, 0,
+    {{"prove"}, {"zkey", "wtns", "proof", "public", "threads", "format"}, {"no-self-check", "time"}, 0,
      "cuzk prove --zkey Z --wtns W --proof proof.json --public public.json [--threads N] [--time] [--no-self-check]",
-     "Groth16 proof from a snarkjs proving key and witness (snarkjs's proof.json / public.json)", cmd_prove},
-    {{"verify"}, {"vkey", "proof", "public"}, {}, 0,
+     "Groth16 proof from a snarkjs proving key and witness (snarkjs's proof.json / public.json)", cmd_prove,
+     "snarkjs"},
+    {{"verify"}, {"vkey", "proof", "public", "format"}, {}, 0,
      "cuzk verify --vkey verification_key.json --proof proof.json --public public.json",
-     "verify a snarkjs-format Groth16 proof (exit 0 valid, 1 invalid, 2 error)", cmd_verify},
+     "verify a snarkjs-format Groth16 proof (exit 0 valid, 1 invalid, 2 error)", cmd_verify, "snarkjs"},
+    {{"setup"}, {"circuit", "params", "vk", "threads", "format"}, {"time"}, 0,
+     "cuzk setup --circuit test-k<K> --params OUT.params --vk OUT.vk [--threads N] [--time]",
+     "bellperson-format Groth16 parameters for the built-in test circuit of 2^K domain (random toxic waste)",
+     cmd_bp_setup, "bellperson"},
+    {{"prove"}, {"circuit", "params", "seed", "proof", "public", "threads", "format"}, {"no-self-check", "time"}, 0,
+     "cuzk prove --circuit test-k<K> --params P.params --seed N --proof OUT.proof --public OUT.inputs "
+     "[--threads N] [--time] [--no-self-check]",
+     "bellperson-format proof of the test circuit for seed N (x_0 = the seed's start): OUT.proof is the raw "
+     "192-byte proof, OUT.inputs one public input per line (x_0, y) as 64 hex digits = the 32-byte "
+     "little-endian Fr",
+     cmd_bp_prove, "bellperson"},
+    {{"verify"}, {"vk", "proof", "public", "format"}, {}, 0,
+     "cuzk verify --vk V.vk --proof P.proof --public I.inputs",
+     "verify a bellperson-format proof (files as written by prove --circuit; exit 0 valid, 1 invalid incl. "
+     "proof points that do not decode or a wrong input count, 2 usage/I-O/format error incl. a proof file "
+     "that is not 192 bytes or a malformed inputs line)",
+     cmd_bp_verify, "bellperson"},
     {{"zkey", "info"}, {"threads"}, {}, 1, "cuzk zkey info FILE", "counts of a snarkjs .zkey (validates it fully)",
      cmd_zkey_info},
     {{"zkey", "export-vkey"}, {"zkey", "vkey", "threads"}, {}, 0,
@@ -340,8 +556,55 @@ const std::vector<command> kCommands = {
 int cmd_help(const args&) {
   std::printf("cuzk %s: offline Groth16 tool (BLS12-381)\n\n", CUZK_VERSION);
   for (const auto& c : kCommands) std::printf("  %s\n      %s\n", c.usage, c.summary);
-  std::printf("\nexit status: 0 success, 1 negative answer (invalid proof), 2 usage/format/I-O error\n");
+  std::printf("\nprove/verify read snarkjs files (--zkey/--vkey) or bellperson files (--circuit/--vk); "
+              "--format snarkjs|bellperson picks one explicitly\n");
+  std::printf("exit status: 0 success, 1 negative answer (invalid proof), 2 usage/format/I-O error\n");
   return kOk;
+}
+
+// Rows sharing a command path (prove, verify: snarkjs and bellperson files) are told apart by
+// --format FORMAT if given, else by the first row (table order) that knows every option given;
+// failing that, the first row (whose parser then names the unknown option).
+const command* select_row(const command& first, int argc, char** argv) {
+  std::vector<const command*> rows;
+  for (const auto& c : kCommands)
+    if (c.path == first.path) rows.push_back(&c);
+  if (rows.size() < 2) return &first;
+  std::vector<std::string> names;
+  std::optional<std::string> format;
+  for (int i = 1 + static_cast<int>(first.path.size()); i < argc; ++i) {
+    std::string_view s = argv[i];
+    if (s.size() <= 2 || s.substr(0, 2) != "--") continue;
+    std::string name(s.substr(2));
+    std::optional<std::string> value;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+    } else if (i + 1 < argc) {
+      value = argv[i + 1];
+    }
+    if (name == "format") {
+      if (!value) usage_error("--format needs a value");
+      format = *value;
+    }
+    names.push_back(name);
+  }
+  if (format) {
+    for (const auto* c : rows)
+      if (c->format == *format) return c;
+    usage_error("--format: unknown format '" + *format + "' (snarkjs or bellperson)");
+  }
+  for (const auto* c : rows) {
+    bool all = true;
+    for (const auto& n : names) {
+      bool known = false;
+      for (auto o : c->value_options) known |= o == n;
+      for (auto o : c->flag_options) known |= o == n;
+      all &= known;
+    }
+    if (all) return c;
+  }
+  return rows.front();
 }
 
 }  // namespace
@@ -364,6 +627,7 @@ int main(int argc, char** argv) {
       if (match && (!best || c.path.size() > best->path.size())) best = &c;
     }
     if (!best) usage_error(std::string("unknown command '") + argv[1] + "' (see cuzk help)");
+    best = select_row(*best, argc, argv);
     const args a = parse_args(*best, argc, argv, 1 + static_cast<int>(best->path.size()));
     return best->run(a);
   } catch (const cli_error& e) {

@@ -1,4 +1,5 @@
-// The `cuzk` tool's params info (bellperson .params / .vk) and its exit codes, run as a process
+// The `cuzk` tool's params info (bellperson .params / .vk), its bellperson-format setup/prove/verify of
+// the built-in test circuit, and its exit codes, run as a process
 // (CUZK_CLI is the binary's path). The snarkjs prove/verify paths are exercised end to end
 // against snarkjs by tests/snarkjs/crosscheck.mjs.
 #include <gtest/gtest.h>
@@ -128,4 +129,97 @@ TEST(CuzkCli, UsageErrors) {
   const auto w = run(std::string("zkey info ") + CUZK_TESTDATA_DIR + "/snarkjs/witness.wtns");
   EXPECT_EQ(w.status, 2) << w.out;
   EXPECT_NE(w.out.find("magic is \"wtns\", expected \"zkey\""), std::string::npos) << w.out;
+}
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::string s;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return s;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, f)) s.append(buf, n);
+  std::fclose(f);
+  return s;
+}
+
+void spill(const std::string& path, const std::string& bytes) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr) << path;
+  ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
+  std::fclose(f);
+}
+
+}  // namespace
+
+// Bellperson-format setup -> prove -> verify of the built-in test circuit k=8, then tampering.
+// Exit codes as documented in `cuzk help`: 0 valid, 1 invalid (including proof points that do not
+// decode), 2 usage/format (a proof file that is not 192 bytes, a malformed inputs line).
+TEST(CuzkCli, BellpersonTestCircuitRoundTrip) {
+  TempDir dir;
+  const std::string params = dir.file("k8.params"), vk = dir.file("k8.vk"), proof = dir.file("k8.proof"),
+                    inputs = dir.file("k8.inputs");
+  const auto s = run("setup --circuit test-k8 --params " + params + " --vk " + vk);
+  ASSERT_EQ(s.status, 0) << s.out;
+  const auto p = run("prove --circuit test-k8 --params " + params + " --seed 42 --proof " + proof + " --public " + inputs);
+  ASSERT_EQ(p.status, 0) << p.out;
+  const std::string proof_bytes = slurp(proof), input_text = slurp(inputs);
+  ASSERT_EQ(proof_bytes.size(), 192u);
+  ASSERT_EQ(input_text.size(), 2 * 65u) << input_text;  // x_0 and y: 64 hex digits + '\n' each
+
+  const std::string verify_args = "verify --vk " + vk + " --proof ";
+  const auto ok = run(verify_args + proof + " --public " + inputs);
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_EQ(run("verify --format bellperson --vk " + vk + " --proof " + proof + " --public " + inputs).status, 0);
+
+  // One flipped proof byte (in B's x coordinate): the point no longer decodes or the pairing
+  // check fails; either way the proof is invalid.
+  for (std::size_t at : {std::size_t{20}, std::size_t{100}, std::size_t{170}}) {
+    std::string bad = proof_bytes;
+    bad[at] = static_cast<char>(bad[at] ^ 0x01);
+    const std::string bad_path = dir.file("bad.proof");
+    spill(bad_path, bad);
+    const auto r = run(verify_args + bad_path + " --public " + inputs);
+    EXPECT_EQ(r.status, 1) << "byte " << at << ": " << r.out;
+    EXPECT_EQ(r.out.rfind("cuzk: invalid proof", 0), 0u) << r.out;
+    EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;
+  }
+
+  // A changed public input (y's lowest nibble): valid encoding, wrong statement.
+  {
+    std::string changed = input_text;
+    char& c = changed[65];  // first hex digit of y (low byte's high nibble)
+    c = c == '0' ? '1' : '0';
+    const std::string path = dir.file("changed.inputs");
+    spill(path, changed);
+    const auto r = run(verify_args + proof + " --public " + path);
+    EXPECT_EQ(r.status, 1) << r.out;
+    // Another seed's (valid) inputs do not match this proof either.
+    const auto q = run("prove --circuit test-k8 --params " + params + " --seed 43 --proof " + dir.file("o.proof") +
+                       " --public " + path);
+    ASSERT_EQ(q.status, 0) << q.out;
+    EXPECT_EQ(run(verify_args + proof + " --public " + path).status, 1);
+    // Only one input: wrong count.
+    spill(path, input_text.substr(0, 65));
+    EXPECT_EQ(run(verify_args + proof + " --public " + path).status, 1);
+    // Malformed lines and a truncated proof file: format errors.
+    spill(path, "xyz\n");
+    EXPECT_EQ(run(verify_args + proof + " --public " + path).status, 2);
+    spill(dir.file("short.proof"), proof_bytes.substr(0, 191));
+    EXPECT_EQ(run(verify_args + dir.file("short.proof") + " --public " + inputs).status, 2);
+  }
+
+  // Usage: unknown circuit, K out of range, params of another circuit, missing options.
+  EXPECT_EQ(run("setup --circuit mimc --params " + params + " --vk " + vk).status, 2);
+  EXPECT_EQ(run("setup --circuit test-k99 --params " + params + " --vk " + vk).status, 2);
+  EXPECT_EQ(run("prove --circuit test-k9 --params " + params + " --seed 1 --proof " + proof + " --public " + inputs)
+                .status,
+            2);
+  EXPECT_EQ(run("prove --circuit test-k8 --params " + params + " --seed x --proof " + proof + " --public " + inputs)
+                .status,
+            2);
+  EXPECT_EQ(run("verify --vk " + vk + " --proof " + proof).status, 2);
+  EXPECT_EQ(run("verify --format nope --vk " + vk).status, 2);
+  // The snarkjs rows still parse their own options (a .vk is not verification_key.json).
+  EXPECT_EQ(run("verify --vkey " + vk + " --proof " + proof + " --public " + inputs).status, 2);
 }
