@@ -308,14 +308,15 @@ error read_zkey(std::span<const uint8_t> bytes, zkey& out, base::executor& ex, c
       const uint64_t off = static_cast<uint64_t>(p - bytes.data());
       ec::decode_error d = it.g2 ? decode_lem_g2(p, *static_cast<g2_affine*>(it.dst), ec::subgroup_check::verify)
                                  : decode_lem_g1(p, *static_cast<g1_affine*>(it.dst), ec::subgroup_check::verify);
-      const bool inf = it.g2 ? static_cast<g2_affine*>(it.dst)->infinity : static_cast<g1_affine*>(it.dst)->infinity;
-      if (d == ec::decode_error::ok && inf) {
-        return fail(errc::bad_point, where(kind, 2, "header") + " " + it.name + " at offset " + num(off) +
-                                         ": point at infinity");
-      }
+      // On failure the decoder leaves the point untouched (uninitialised): test d first.
       if (d != ec::decode_error::ok)
         return fail(errc::bad_point, where(kind, 2, "header") + " " + it.name + " at offset " + num(off) + ": " +
                                          ec::to_string(d));
+      const bool inf = it.g2 ? static_cast<g2_affine*>(it.dst)->infinity : static_cast<g1_affine*>(it.dst)->infinity;
+      if (inf) {
+        return fail(errc::bad_point, where(kind, 2, "header") + " " + it.name + " at offset " + num(off) +
+                                         ": point at infinity");
+      }
       p += it.g2 ? lem_g2_bytes : lem_g1_bytes;
     }
   }
