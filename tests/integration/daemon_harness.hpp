@@ -146,4 +146,17 @@ inline void deadline(grpc::ClientContext& ctx, std::chrono::milliseconds d = std
   ctx.set_deadline(std::chrono::system_clock::now() + d);
 }
 
+// One blocking Prove call (submit and await in one RPC) with a client deadline.
+inline grpc::Status prove(cuzk::v1::ProvingEngine::Stub& s, const cuzk::v1::SubmitProofRequest& req,
+                          cuzk::v1::AwaitProofResponse& out, std::chrono::milliseconds limit) {
+  cuzk::v1::ProveRequest p;
+  *p.mutable_submit() = req;
+  cuzk::v1::ProveResponse resp;
+  grpc::ClientContext ctx;
+  deadline(ctx, limit);
+  auto st = s.Prove(&ctx, p, &resp);
+  out = resp.result();
+  return st;
+}
+
 }  // namespace cuzk::test

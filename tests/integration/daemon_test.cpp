@@ -66,16 +66,10 @@ pb::SubmitProofRequest test_circuit(const std::string& id) {
   return r;
 }
 
+// Prove with this file's default client deadline.
 grpc::Status prove(pb::ProvingEngine::Stub& s, const pb::SubmitProofRequest& req, pb::AwaitProofResponse& out,
                    std::chrono::milliseconds limit = 10s) {
-  pb::ProveRequest p;
-  *p.mutable_submit() = req;
-  pb::ProveResponse resp;
-  grpc::ClientContext ctx;
-  deadline(ctx, limit);
-  auto st = s.Prove(&ctx, p, &resp);
-  out = resp.result();
-  return st;
+  return test::prove(s, req, out, limit);
 }
 
 bool healthy(const std::string& addr) {

@@ -55,16 +55,10 @@ pb::SubmitProofRequest tc_request(const std::string& id, unsigned k, unsigned pa
   return r;
 }
 
+// Prove with this file's default client deadline.
 grpc::Status prove(pb::ProvingEngine::Stub& s, const pb::SubmitProofRequest& req, pb::AwaitProofResponse& out,
                    std::chrono::milliseconds limit = 120s) {
-  pb::ProveRequest p;
-  *p.mutable_submit() = req;
-  pb::ProveResponse resp;
-  grpc::ClientContext ctx;
-  deadline(ctx, limit);
-  auto st = s.Prove(&ctx, p, &resp);
-  out = resp.result();
-  return st;
+  return test::prove(s, req, out, limit);
 }
 
 // Verifies a concatenation of partition proofs against the cached .vk file.
