@@ -1,4 +1,5 @@
 #include "server/http_status.hpp"
+#include "server/listen.hpp"
 
 #include <netdb.h>
 #include <poll.h>
@@ -25,18 +26,11 @@ void http_status_server::stop() {
 }
 
 engine::result<std::unique_ptr<http_status_server>> http_status_server::start(const listen_address& a, handler h) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* res = nullptr;
-  const std::string port = std::to_string(a.port);
-  if (int rc = ::getaddrinfo(a.host.c_str(), port.c_str(), &hints, &res); rc != 0) {
-    return error{errc::invalid_argument, "status_listen: cannot resolve " + a.host + ": " + ::gai_strerror(rc)};
-  }
+  auto res = resolve_passive(a);
+  if (!res) return error{res.error().code, "status_listen: " + res.error().message};
   std::unique_ptr<http_status_server> s(new http_status_server());
   std::string failure = "no usable address";
-  for (addrinfo* ai = res; ai && s->fd_ < 0; ai = ai->ai_next) {
+  for (addrinfo* ai = res.value().get(); ai && s->fd_ < 0; ai = ai->ai_next) {
     int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
     if (fd < 0) continue;
     int one = 1;
@@ -48,7 +42,6 @@ engine::result<std::unique_ptr<http_status_server>> http_status_server::start(co
     }
     s->fd_ = fd;
   }
-  ::freeaddrinfo(res);
   if (s->fd_ < 0) {
     return error{errc::already_exists, "cannot listen on " + a.display() + " (status_listen): " + failure};
   }

@@ -139,8 +139,11 @@ engine::result<socket_lock> socket_lock::acquire(const std::string& socket_path,
   return l;
 }
 
-engine::status probe_tcp_bind(const listen_address& a) {
-  if (a.kind != listen_address::tcp || a.port == 0) return engine::ok;
+void addrinfo_deleter::operator()(addrinfo* p) const {
+  if (p) ::freeaddrinfo(p);
+}
+
+engine::result<addrinfo_list> resolve_passive(const listen_address& a) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -150,8 +153,15 @@ engine::status probe_tcp_bind(const listen_address& a) {
   if (int rc = ::getaddrinfo(a.host.c_str(), port.c_str(), &hints, &res); rc != 0) {
     return error{errc::invalid_argument, "cannot resolve " + a.host + ": " + ::gai_strerror(rc)};
   }
+  return addrinfo_list(res);
+}
+
+engine::status probe_tcp_bind(const listen_address& a) {
+  if (a.kind != listen_address::tcp || a.port == 0) return engine::ok;
+  auto res = resolve_passive(a);
+  if (!res) return res.error();
   std::string failure;
-  for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+  for (addrinfo* ai = res.value().get(); ai; ai = ai->ai_next) {
     int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
     if (fd < 0) continue;
     int one = 1;
@@ -163,7 +173,6 @@ engine::status probe_tcp_bind(const listen_address& a) {
     }
     ::close(fd);
   }
-  ::freeaddrinfo(res);
   if (!failure.empty()) {
     return error{errc::already_exists, "cannot listen on " + a.display() + ": " + failure +
                                            " (is another cuzk-daemon running?)"};

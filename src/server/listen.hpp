@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "engine/result.hpp"
+
+struct addrinfo;
 
 namespace cuzk::server {
 
@@ -47,5 +50,13 @@ class socket_lock {
 // Tries to bind the TCP address (without SO_REUSEPORT), so that "address already in use" is
 // reported precisely before gRPC binds. Port 0 always succeeds.
 engine::status probe_tcp_bind(const listen_address& addr);
+
+// The passive (bindable) TCP addresses of a tcp listen_address, numeric port, any family: the
+// list every TCP listener here walks. Error: invalid_argument "cannot resolve <host>: <why>".
+struct addrinfo_deleter {
+  void operator()(addrinfo* p) const;
+};
+using addrinfo_list = std::unique_ptr<addrinfo, addrinfo_deleter>;
+engine::result<addrinfo_list> resolve_passive(const listen_address& addr);
 
 }  // namespace cuzk::server
