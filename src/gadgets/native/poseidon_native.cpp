@@ -254,10 +254,10 @@ fr poseidon_hash4(const fr in[4]) { return hash_fixed<4>(in); }
 fr poseidon_hash8(const fr in[8]) { return hash_fixed<8>(in); }
 fr poseidon_hash11(const fr in[11]) { return hash_fixed<11>(in); }
 
-fr fr_dot_product(const fr* a, const fr* b, std::size_t n) {
+fr fr_dot_product(const fr* a, const fr* b, std::size_t n, std::size_t b_stride) {
   if (n > 128) throw std::invalid_argument("fr_dot_product: more than 128 terms");
   if (n == 0) return fr::zero();
-  return dot_reduce<0>(a, b, n, 1);
+  return dot_reduce<0>(a, b, n, b_stride);
 }
 
 fr poseidon_hash_md(std::span<const fr> input) {

@@ -46,9 +46,9 @@ fr poseidon_hash11(const fr in[11]);
 // input.size() must be >= 2 (else std::invalid_argument).
 fr poseidon_hash_md(std::span<const fr> input);
 
-// sum_{i<n} a[i] * b[i] with one Montgomery reduction for the whole sum (the kernel of the
-// matrix products above); n <= 128 (else std::invalid_argument). Equals the naive sum of
-// products exactly.
-fr fr_dot_product(const fr* a, const fr* b, std::size_t n);
+// sum_{i<n} a[i] * b[i * b_stride] with one Montgomery reduction for the whole sum (the kernel
+// of the matrix products above; b_stride = t walks a matrix column); n <= 128 (else
+// std::invalid_argument). Equals the naive sum of products exactly.
+fr fr_dot_product(const fr* a, const fr* b, std::size_t n, std::size_t b_stride = 1);
 
 }  // namespace cuzk::gadgets::native
