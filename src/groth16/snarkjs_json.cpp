@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include <simdjson.h>
 
 #include "ec/point.hpp"
 #include "ec/subgroup.hpp"
@@ -23,227 +26,50 @@ namespace {
 error fail(errc c, std::string d) { return error{c, std::move(d)}; }
 
 // --- parser ------------------------------------------------------------------------------------
-class parser {
- public:
-  explicit parser(std::string_view t) : t_(t) {}
+// JSON syntax is simdjson's (Debian's libsimdjson-dev): one maintained, fuzzed parser for every
+// JSON file the project reads, instead of a hand-written one per format. Its DOM is copied into
+// `json` (small files; the copy costs far less than the point checks that follow). Numbers come
+// back as simdjson parsed them, so an unquoted integer must fit 64 bits (snarkjs quotes every
+// field element; ffjavascript could not read a longer bare number exactly either).
+constexpr std::size_t max_json_depth = 64;
+constexpr std::size_t max_json_bytes = std::size_t{256} << 20;  // far above any vkey/proof/public
 
-  error document(json& out) {
-    skip_ws();
-    if (error e = value(out, 0); !e.ok()) return e;
-    skip_ws();
-    if (i_ != t_.size()) return err("unexpected text after the JSON value");
-    return {};
-  }
-
- private:
-  error err(const std::string& what) const {
-    // Line and column of i_ for the message.
-    std::size_t line = 1, col = 1;
-    for (std::size_t k = 0; k < i_ && k < t_.size(); ++k) {
-      if (t_[k] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
+json from_dom(simdjson::dom::element e) {
+  json out;
+  switch (e.type()) {
+    case simdjson::dom::element_type::OBJECT: {
+      out.k = json::kind::object;
+      const simdjson::dom::object members = e.get_object().value_unsafe();
+      for (auto [key, v] : members) out.members.emplace_back(std::string(key), from_dom(v));
+      break;
     }
-    return fail(errc::bad_value, "JSON syntax error at line " + std::to_string(line) + " column " +
-                                     std::to_string(col) + ": " + what);
-  }
-  void skip_ws() {
-    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
-  }
-  bool literal(std::string_view w) {
-    if (t_.substr(i_, w.size()) != w) return false;
-    i_ += w.size();
-    return true;
-  }
-
-  error value(json& out, int depth) {
-    if (depth > 64) return err("nesting deeper than 64");
-    if (i_ >= t_.size()) return err("unexpected end of input");
-    const char c = t_[i_];
-    if (c == '{') return object(out, depth);
-    if (c == '[') return array(out, depth);
-    if (c == '"') {
-      out.k = json::kind::string;
-      return string(out.text);
+    case simdjson::dom::element_type::ARRAY: {
+      out.k = json::kind::array;
+      const simdjson::dom::array items = e.get_array().value_unsafe();
+      for (auto v : items) out.items.push_back(from_dom(v));
+      break;
     }
-    if (c == '-' || (c >= '0' && c <= '9')) return number(out);
-    if (literal("true")) {
+    case simdjson::dom::element_type::STRING: out = json::str(std::string(e.get_string().value_unsafe())); break;
+    case simdjson::dom::element_type::INT64:
+      out.k = json::kind::number;
+      out.text = std::to_string(e.get_int64().value_unsafe());
+      break;
+    case simdjson::dom::element_type::UINT64: out = json::number(e.get_uint64().value_unsafe()); break;
+    case simdjson::dom::element_type::DOUBLE: {
+      char buf[32];
+      const auto r = std::to_chars(buf, buf + sizeof buf, e.get_double().value_unsafe());
+      out.k = json::kind::number;
+      out.text.assign(buf, r.ptr);
+      break;
+    }
+    case simdjson::dom::element_type::BOOL:
       out.k = json::kind::boolean;
-      out.b = true;
-      return {};
-    }
-    if (literal("false")) {
-      out.k = json::kind::boolean;
-      out.b = false;
-      return {};
-    }
-    if (literal("null")) {
-      out.k = json::kind::null;
-      return {};
-    }
-    return err(std::string("unexpected character '") + c + "'");
+      out.b = e.get_bool().value_unsafe();
+      break;
+    case simdjson::dom::element_type::NULL_VALUE: break;
   }
-
-  error object(json& out, int depth) {
-    out.k = json::kind::object;
-    ++i_;
-    skip_ws();
-    if (i_ < t_.size() && t_[i_] == '}') {
-      ++i_;
-      return {};
-    }
-    for (;;) {
-      skip_ws();
-      if (i_ >= t_.size() || t_[i_] != '"') return err("expected a string key");
-      std::string key;
-      if (error e = string(key); !e.ok()) return e;
-      skip_ws();
-      if (i_ >= t_.size() || t_[i_] != ':') return err("expected ':'");
-      ++i_;
-      skip_ws();
-      json v;
-      if (error e = value(v, depth + 1); !e.ok()) return e;
-      out.members.emplace_back(std::move(key), std::move(v));
-      skip_ws();
-      if (i_ < t_.size() && t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < t_.size() && t_[i_] == '}') {
-        ++i_;
-        return {};
-      }
-      return err("expected ',' or '}'");
-    }
-  }
-
-  error array(json& out, int depth) {
-    out.k = json::kind::array;
-    ++i_;
-    skip_ws();
-    if (i_ < t_.size() && t_[i_] == ']') {
-      ++i_;
-      return {};
-    }
-    for (;;) {
-      skip_ws();
-      json v;
-      if (error e = value(v, depth + 1); !e.ok()) return e;
-      out.items.push_back(std::move(v));
-      skip_ws();
-      if (i_ < t_.size() && t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < t_.size() && t_[i_] == ']') {
-        ++i_;
-        return {};
-      }
-      return err("expected ',' or ']'");
-    }
-  }
-
-  static void put_utf8(std::string& s, uint32_t cp) {
-    if (cp < 0x80) {
-      s.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      s.push_back(static_cast<char>(0xc0 | (cp >> 6)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-    } else if (cp < 0x10000) {
-      s.push_back(static_cast<char>(0xe0 | (cp >> 12)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-    } else {
-      s.push_back(static_cast<char>(0xf0 | (cp >> 18)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-      s.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-      s.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-    }
-  }
-
-  bool hex4(uint32_t& v) {
-    if (t_.size() - i_ < 4) return false;
-    v = 0;
-    for (int k = 0; k < 4; ++k) {
-      const char c = t_[i_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
-      else return false;
-    }
-    return true;
-  }
-
-  error string(std::string& out) {
-    ++i_;  // opening quote
-    out.clear();
-    while (i_ < t_.size()) {
-      const char c = t_[i_++];
-      if (c == '"') return {};
-      if (static_cast<unsigned char>(c) < 0x20) return err("control character in a string");
-      if (c != '\\') {
-        out.push_back(c);
-        continue;
-      }
-      if (i_ >= t_.size()) break;
-      const char e = t_[i_++];
-      switch (e) {
-        case '"': out.push_back('"'); break;
-        case '\\': out.push_back('\\'); break;
-        case '/': out.push_back('/'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
-        case 'u': {
-          uint32_t cp;
-          if (!hex4(cp)) return err("bad \\u escape");
-          if (cp >= 0xd800 && cp < 0xdc00 && t_.substr(i_, 2) == "\\u") {
-            i_ += 2;
-            uint32_t lo;
-            if (!hex4(lo) || lo < 0xdc00 || lo >= 0xe000) return err("bad surrogate pair");
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-          }
-          put_utf8(out, cp);
-          break;
-        }
-        default: return err("bad escape");
-      }
-    }
-    return err("unterminated string");
-  }
-
-  error number(json& out) {
-    const std::size_t start = i_;
-    if (t_[i_] == '-') ++i_;
-    auto digits = [&] {
-      const std::size_t s = i_;
-      while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') ++i_;
-      return i_ > s;
-    };
-    if (!digits()) return err("bad number");
-    if (i_ < t_.size() && t_[i_] == '.') {
-      ++i_;
-      if (!digits()) return err("bad number");
-    }
-    if (i_ < t_.size() && (t_[i_] == 'e' || t_[i_] == 'E')) {
-      ++i_;
-      if (i_ < t_.size() && (t_[i_] == '+' || t_[i_] == '-')) ++i_;
-      if (!digits()) return err("bad number");
-    }
-    out.k = json::kind::number;
-    out.text = std::string(t_.substr(start, i_ - start));
-    return {};
-  }
-
-  std::string_view t_;
-  std::size_t i_ = 0;
-};
+  return out;
+}
 
 void escape(std::string& out, const std::string& s) {
   out.push_back('"');
@@ -376,10 +202,15 @@ const json* json::find(std::string_view key) const {
 }
 
 error parse_json(std::string_view text, json& out) {
-  json v;
-  parser p(text);
-  if (error e = p.document(v); !e.ok()) return e;
-  out = std::move(v);
+  if (text.size() > max_json_bytes) return fail(errc::bad_value, "JSON text larger than 256 MiB");
+  simdjson::dom::parser p(max_json_bytes);
+  simdjson::dom::element root;
+  auto err = p.allocate(std::max<std::size_t>(text.size(), 64), max_json_depth);
+  const simdjson::padded_string padded(text);
+  if (!err) err = p.parse(padded).get(root);
+  if (err == simdjson::DEPTH_ERROR) return fail(errc::bad_value, "JSON nesting deeper than 64");
+  if (err) return fail(errc::bad_value, std::string("JSON syntax error: ") + simdjson::error_message(err));
+  out = from_dom(root);
   return {};
 }
 

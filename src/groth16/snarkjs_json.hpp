@@ -71,7 +71,8 @@ struct json {
   const json* find(std::string_view key) const;
 };
 
-// Parses a whole document (trailing whitespace only). Depth is limited to 64.
+// Parses a whole document (trailing whitespace only) with simdjson. Depth is limited to 64 and
+// size to 256 MiB; a bare (unquoted) integer must fit 64 bits -- field elements are strings.
 error parse_json(std::string_view text, json& out);
 // JSON.stringify(v, null, 1).
 std::string stringify(const json& v);

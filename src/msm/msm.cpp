@@ -12,7 +12,7 @@ namespace {
 // Batch size for batch-affine accumulation with 2^(c-1) buckets: B/2 pending buckets out of
 // 2^(c-1) make a new point conflict with probability ~B/2^c; B = 2^(c-1)/4 keeps that near 12%
 // (measured best at 2^16, c = 13..14, against /8 and /2) while B >= 512 (c >= 12) spreads one
-// ~600M inversion over >= 512 additions.
+// inversion (~50M, see task_cost) over >= 512 additions.
 unsigned auto_batch_size(unsigned c) {
   const unsigned nb = 1u << (c - 1);
   return std::clamp(nb / 4, 32u, 2048u);
@@ -21,8 +21,9 @@ unsigned auto_batch_size(unsigned c) {
 // Cost model, in field multiplications (the curve's field), for one task of m points and
 // 2^(c-1) buckets:
 //   accumulation  m * a          a = 10 (XYZZ madd, 8M + 2S)
-//                                a = 6 + 1 + 600 / min(B, m) (batch affine: 5M + 1S, bookkeeping,
-//                                    one Fermat inversion ~380S + ~200M shared by B additions)
+//                                a = 6 + 1 + 60 / min(B, m) (batch affine: 5M + 1S, bookkeeping,
+//                                    one inversion shared by B additions: safegcd, 2.0 us = ~50M
+//                                    on the development machine, plus the flush's loop overhead)
 //   reduction     2^(c-1) * r    r = 28 (two XYZZ adds, 12M + 2S each);  24 for affine buckets
 //                                    (one madd + one add)
 // A plan of W = ceil(255/c) windows times k point ranges runs W*k such tasks on T workers:
@@ -31,38 +32,58 @@ unsigned auto_batch_size(unsigned c) {
 // Splitting points (k > 1) pays one more reduction per range and only wins when the windows do not
 // divide evenly among the workers. Checked against measurements (G1 2^16, one core, c = 10..16,
 // both accumulations): the model's ranking matches and its ratios are within ~5%; G1 2^20 on one
-// core picks c = 16, the measured best of c = 15..18.
+// core picks c = 16, the measured best of c = 15..18. The inversion term was 600 (a Fermat
+// inversion) until the field's inverse became safegcd; with 60 the model's choice at 2^9 and 2^12
+// (one core, c = 4..13, both accumulations, plain and split) is the measured best or within 4%
+// of it.
 double task_cost(std::size_t m, unsigned c, accumulation acc, unsigned batch) {
   const double nb = static_cast<double>(1u << (c - 1));
   const double md = static_cast<double>(m);
   if (acc == accumulation::xyzz) return md * 10.0 + nb * 28.0 + nb;
   const double eff = static_cast<double>(std::max<std::size_t>(1, std::min<std::size_t>(batch, m)));
-  return md * (7.0 + 600.0 / eff) + nb * 24.0 + nb * 2.0;
+  return md * (7.0 + 60.0 / eff) + nb * 24.0 + nb * 2.0;
 }
 
 }  // namespace
+
+constexpr std::size_t split_max_points = std::size_t{1} << 22;
 
 plan make_plan(std::size_t n, std::size_t concurrency, const options& opt) {
   const std::size_t T = std::max<std::size_t>(1, concurrency);
   unsigned c_lo = 1, c_hi = 20;
   if (opt.window_bits) c_lo = c_hi = std::clamp(opt.window_bits, 1u, detail::max_window_bits);
-  std::size_t k_lo = 1, k_hi = std::max<std::size_t>(1, std::min<std::size_t>(4 * T, n));
-  if (opt.point_chunks) k_lo = k_hi = std::max<std::size_t>(1, std::min<std::size_t>(opt.point_chunks, std::max<std::size_t>(n, 1)));
 
-  plan best{1, detail::window_count(1), 1, accumulation::xyzz, 0, std::numeric_limits<double>::infinity()};
-  for (int a = 0; a < 2; ++a) {
-    const accumulation acc = a == 0 ? accumulation::xyzz : accumulation::batch_affine;
-    if (opt.acc != accumulation::automatic && opt.acc != acc) continue;
-    for (unsigned c = c_lo; c <= c_hi; ++c) {
-      // Batch affine needs many buckets for few conflicts; only forced below 2^7 buckets.
-      if (acc == accumulation::batch_affine && opt.acc == accumulation::automatic && c < 8) continue;
-      const unsigned batch = acc == accumulation::batch_affine ? (opt.batch_size ? opt.batch_size : auto_batch_size(c)) : 0;
-      const unsigned W = detail::window_count(c);
-      for (std::size_t k = k_lo; k <= k_hi; ++k) {
-        const std::size_t m = (n + k - 1) / k;
-        const double rounds = static_cast<double>((W * k + T - 1) / T);
-        const double cost = rounds * task_cost(m, c, acc, batch);
-        if (cost < best.cost) best = {c, W, static_cast<unsigned>(k), acc, batch, cost};
+  plan best{1, detail::window_count(1), 1, accumulation::xyzz, 0, std::numeric_limits<double>::infinity(),
+            scalar_split::none};
+  for (const scalar_split split : {scalar_split::none, scalar_split::endomorphism}) {
+    if (opt.split != scalar_split::automatic && opt.split != split) continue;
+    const bool halves = split == scalar_split::endomorphism;
+    // The split holds [X^2]P for every point (104 B in G1, 200 B in G2): automatic only up to
+    // 2^22 points (~0.4 / 0.8 GB); its gain shrinks with n (the reductions weigh less), ~2% at
+    // 2^20.
+    if (halves && opt.split == scalar_split::automatic && n > split_max_points) continue;
+    // Split: 2n points with 128-bit digits (a task takes a range of both halves into one set of
+    // buckets), plus splitting each scalar and computing [X^2]P (~4 multiplications per point:
+    // the Barrett split ~25 ns, [X^2]P 1M in G1 or 4 Fp2 M in G2), spread over the workers.
+    const std::size_t pts = halves ? 2 * n : n;
+    const unsigned bits = halves ? detail::split_bits : detail::plain_bits;
+    const double overhead = halves ? 4.0 * static_cast<double>(n) / static_cast<double>(T) : 0.0;
+    std::size_t k_lo = 1, k_hi = std::max<std::size_t>(1, std::min<std::size_t>(4 * T, n));
+    if (opt.point_chunks) k_lo = k_hi = std::max<std::size_t>(1, std::min<std::size_t>(opt.point_chunks, std::max<std::size_t>(n, 1)));
+    for (int a = 0; a < 2; ++a) {
+      const accumulation acc = a == 0 ? accumulation::xyzz : accumulation::batch_affine;
+      if (opt.acc != accumulation::automatic && opt.acc != acc) continue;
+      for (unsigned c = c_lo; c <= c_hi; ++c) {
+        // Batch affine needs many buckets for few conflicts; only forced below 2^7 buckets.
+        if (acc == accumulation::batch_affine && opt.acc == accumulation::automatic && c < 8) continue;
+        const unsigned batch = acc == accumulation::batch_affine ? (opt.batch_size ? opt.batch_size : auto_batch_size(c)) : 0;
+        const unsigned W = detail::window_count(c, bits);
+        for (std::size_t k = k_lo; k <= k_hi; ++k) {
+          const std::size_t m = (pts + k - 1) / k;
+          const double rounds = static_cast<double>((W * k + T - 1) / T);
+          const double cost = rounds * task_cost(m, c, acc, batch) + overhead;
+          if (cost < best.cost) best = {c, W, static_cast<unsigned>(k), acc, batch, cost, split};
+        }
       }
     }
   }

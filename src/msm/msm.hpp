@@ -12,6 +12,9 @@
 //   * scalars k > (r-1)/2 are replaced by r - k with the base negated, so every scalar is
 //     < 2^254; signed digits d in [-2^(c-1)+1, 2^(c-1)] over W = ceil(255/c) windows of c bits
 //     (the top window never carries out);
+//   * or, when the cost model prefers it (endomorphism.hpp), k = k1 + k2 X^2 with |k1|, |k2| <
+//     2^127 over the bases P and [X^2]P (an endomorphism: 1M in G1, 4 Fp2 M in G2): 2n points,
+//     W = ceil(128/c) windows, half the bucket reductions;
 //   * per window, |d| selects one of 2^(c-1) buckets, the sign negates the base (free);
 //   * buckets accumulate either in XYZZ coordinates (mixed add 8M+2S) or as affine points with
 //     batched inversions (Montgomery's trick: 5M+1S per add plus a shared inversion), conflicts
@@ -47,21 +50,29 @@ enum class accumulation : uint8_t {
   batch_affine,  // affine buckets, batched affine additions, ~5M + 1S per point + inversion share
 };
 
+enum class scalar_split : uint8_t {
+  automatic,    // by the cost model, for up to 2^22 points (the split holds [X^2]P per point)
+  none,         // plain 255-bit digits
+  endomorphism  // k = k1 + k2 X^2 over P and [X^2]P (endomorphism.hpp)
+};
+
 struct options {
   unsigned window_bits = 0;  // c; 0 = chosen by the cost model; forced values are clamped to [1, 24]
   accumulation acc = accumulation::automatic;
   unsigned point_chunks = 0;  // point ranges per window; 0 = chosen by the cost model
   unsigned batch_size = 0;    // batch_affine: additions per shared inversion; 0 = automatic
+  scalar_split split = scalar_split::automatic;
 };
 
 // What pippenger() will do for n non-trivial scalars on an executor of the given concurrency.
 struct plan {
   unsigned window_bits;   // c
-  unsigned windows;       // W = ceil(255 / c)
-  unsigned point_chunks;  // k: tasks = W * k
+  unsigned windows;       // W = ceil(255 / c), or ceil(128 / c) when split
+  unsigned point_chunks;  // k: tasks = W * k (split: range j of both halves per task)
   accumulation acc;       // xyzz or batch_affine (never automatic)
   unsigned batch_size;    // batch_affine only
   double cost;            // modelled makespan in field multiplications (for tests and benches)
+  scalar_split split = scalar_split::none;  // none or endomorphism (never automatic)
 };
 plan make_plan(std::size_t n, std::size_t concurrency, const options& opt = {});
 

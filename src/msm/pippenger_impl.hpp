@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "msm/endomorphism.hpp"
 #include "msm/msm.hpp"
 
 namespace cuzk::msm {
@@ -24,9 +25,12 @@ inline constexpr unsigned max_window_bits = 24;
 inline constexpr scalar_repr fr_modulus = ff::fr_params::modulus;
 inline constexpr scalar_repr fr_half = ff::fr::half_modulus;
 
-// Windows for c-bit signed digits of a scalar < 2^254: the top window must absorb the carry
-// from below without carrying out: raw_top + 1 <= 2^(254 - c(W-1)) <= 2^(c-1)  <=>  cW >= 255.
-constexpr unsigned window_count(unsigned c) { return (scalar_bits + 1 + c - 1) / c; }
+// Windows for c-bit signed digits of a magnitude < 2^b: the top window must absorb the carry
+// from below without carrying out: raw_top + 1 <= 2^(b - c(W-1)) <= 2^(c-1)  <=>  cW >= b + 1.
+// Plain scalars (after r - k): b = 254; split scalars (endomorphism.hpp): b = 127.
+inline constexpr unsigned plain_bits = scalar_bits + 1;
+inline constexpr unsigned split_bits = split_digit_bits;
+constexpr unsigned window_count(unsigned c, unsigned bits = plain_bits) { return (bits + c - 1) / c; }
 
 // Bits [off, off + c) of s (c <= 24, off < 256).
 inline uint32_t extract_bits(const scalar_repr& s, unsigned off, unsigned c) {
@@ -36,16 +40,10 @@ inline uint32_t extract_bits(const scalar_repr& s, unsigned off, unsigned c) {
   return static_cast<uint32_t>(v & ((uint64_t{1} << c) - 1));
 }
 
-// Signed digits of one scalar into out[w * stride] for w < W. Digits satisfy
-// sum_w d_w 2^(cw) = +-k (sign as flagged by the r - k step), each in [-2^(c-1)+1, 2^(c-1)].
-inline void signed_digits(scalar_repr s, unsigned c, unsigned windows, int32_t* out, std::size_t stride) {
-  bool negate = false;
-  if (ff::less_than(fr_half, s)) {  // k > (r-1)/2: use r - k and the negated base
-    scalar_repr t = fr_modulus;
-    ff::sub_in_place(t, s);
-    s = t;
-    negate = true;
-  }
+// Signed digits of (negate ? -s : s) into out[w * stride] for w < W: sum_w d_w 2^(cw) = +-s,
+// each d_w in [-2^(c-1)+1, 2^(c-1)]; s < 2^(cW - 1).
+inline void signed_digits_of_magnitude(const scalar_repr& s, bool negate, unsigned c, unsigned windows, int32_t* out,
+                                       std::size_t stride) {
   const int32_t half = int32_t{1} << (c - 1);
   const int32_t full = int32_t{1} << c;
   int32_t carry = 0;
@@ -55,6 +53,19 @@ inline void signed_digits(scalar_repr s, unsigned c, unsigned windows, int32_t* 
     d -= carry * full;
     out[w * stride] = negate ? -d : d;
   }
+}
+
+// Signed digits of one scalar k < r (W = window_count(c)): +-k as flagged by the r - k step
+// (k > (r-1)/2 is replaced by r - k with the base negated).
+inline void signed_digits(scalar_repr s, unsigned c, unsigned windows, int32_t* out, std::size_t stride) {
+  bool negate = false;
+  if (ff::less_than(fr_half, s)) {
+    scalar_repr t = fr_modulus;
+    ff::sub_in_place(t, s);
+    s = t;
+    negate = true;
+  }
+  signed_digits_of_magnitude(s, negate, c, windows, out, stride);
 }
 
 // Runs f(i) for i in [0, count) through the executor, one index per chunk.
@@ -122,30 +133,42 @@ class bucket_reducer {
   uint64_t pending_ = 0;
 };
 
+// One window's digits over one array of bases (split scalars: one segment per half, into the
+// same buckets).
+template <class Curve>
+struct window_segment {
+  const ec::affine_point<Curve>* bases;
+  const int32_t* dig;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Bucket accumulation, XYZZ: bucket += +-P with madd-2008-s (8M + 2S) per non-zero digit.
 // ---------------------------------------------------------------------------------------------
 template <class Curve>
-ec::xyzz_point<Curve> window_sum_xyzz(const ec::affine_point<Curve>* bases, const int32_t* dig, std::size_t lo,
-                                      std::size_t hi, unsigned nbuckets) {
+ec::xyzz_point<Curve> window_sum_xyzz(std::span<const window_segment<Curve>> segs, std::size_t lo, std::size_t hi,
+                                      unsigned nbuckets) {
   using xyzz = ec::xyzz_point<Curve>;
   std::vector<xyzz> bk(nbuckets, xyzz::identity());
   constexpr std::size_t prefetch_distance = 4;
-  for (std::size_t i = lo; i < hi; ++i) {
-    if (i + prefetch_distance < hi) {
-      const int32_t dn = dig[i + prefetch_distance];
-      if (dn) __builtin_prefetch(&bk[static_cast<std::size_t>(dn > 0 ? dn : -dn) - 1], 1);
-    }
-    const int32_t d = dig[i];
-    if (!d) continue;
-    const auto& p = bases[i];
-    if (p.infinity) continue;
-    if (d > 0) {
-      auto& b = bk[static_cast<std::size_t>(d) - 1];
-      b = xyzz::add_mixed(b, p);
-    } else {
-      auto& b = bk[static_cast<std::size_t>(-d) - 1];
-      b = xyzz::add_mixed(b, -p);
+  for (const window_segment<Curve>& sg : segs) {
+    const ec::affine_point<Curve>* bases = sg.bases;
+    const int32_t* dig = sg.dig;
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (i + prefetch_distance < hi) {
+        const int32_t dn = dig[i + prefetch_distance];
+        if (dn) __builtin_prefetch(&bk[static_cast<std::size_t>(dn > 0 ? dn : -dn) - 1], 1);
+      }
+      const int32_t d = dig[i];
+      if (!d) continue;
+      const auto& p = bases[i];
+      if (p.infinity) continue;
+      if (d > 0) {
+        auto& b = bk[static_cast<std::size_t>(d) - 1];
+        b = xyzz::add_mixed(b, p);
+      } else {
+        auto& b = bk[static_cast<std::size_t>(-d) - 1];
+        b = xyzz::add_mixed(b, -p);
+      }
     }
   }
   bucket_reducer<Curve> red;
@@ -180,7 +203,13 @@ class batch_affine_window {
     pre_.resize(cap_);
   }
 
-  xyzz run(const affine* bases, const int32_t* dig, std::size_t lo, std::size_t hi) {
+  xyzz run(std::span<const window_segment<Curve>> segs, std::size_t lo, std::size_t hi) {
+    for (const window_segment<Curve>& sg : segs) accumulate(sg.bases, sg.dig, lo, hi);
+    return finish();
+  }
+
+ private:
+  void accumulate(const affine* bases, const int32_t* dig, std::size_t lo, std::size_t hi) {
     constexpr std::size_t prefetch_distance = 8;
     for (std::size_t i = lo; i < hi; ++i) {
       if (batch_.size() >= cap_ || queue_.size() >= cap_) flush_and_drain();
@@ -194,6 +223,9 @@ class batch_affine_window {
       if (p->infinity) continue;
       add(static_cast<uint32_t>(d > 0 ? d : -d) - 1, p, d < 0, true);
     }
+  }
+
+  xyzz finish() {
     flush_and_drain();
     flush();
     // Running sums over affine buckets: madd (8M + 2S) + add (12M + 2S) per non-empty bucket.
@@ -212,7 +244,6 @@ class batch_affine_window {
     return red.finish();
   }
 
- private:
   struct item {
     uint32_t bucket;
     uint32_t negate;
@@ -307,35 +338,50 @@ ec::jacobian_point<Curve> pippenger_planned(std::span<const ec::affine_point<Cur
   const plan pl = make_plan(planning_n, ex.concurrency(), opt);
   const unsigned c = pl.window_bits, W = pl.windows;
   const unsigned nbuckets = 1u << (c - 1);
+  const bool split = pl.split == scalar_split::endomorphism;
+  const std::size_t halves = split ? 2 : 1;
+  const std::size_t N = halves * n;  // digit columns per window: [0, n) for P, [n, 2n) for [X^2]P
   const std::size_t k = std::min<std::size_t>(pl.point_chunks, n);
 
-  // Signed digits, window-major: digits[w * n + i].
-  std::vector<int32_t> digits(static_cast<std::size_t>(W) * n);
+  // Signed digits, window-major: digits[w * N + h * n + i]; split: [X^2]P_i for nonzero scalars.
+  std::vector<int32_t> digits(static_cast<std::size_t>(W) * N);
+  std::vector<ec::affine_point<Curve>> x2_bases(split ? n : 0);
   {
     const std::size_t chunks = pass_chunks(n, ex.concurrency());
     for_each_index(ex, chunks, [&](std::size_t ch) {
       const std::size_t lo = n * ch / chunks, hi = n * (ch + 1) / chunks;
       for (std::size_t i = lo; i < hi; ++i) {
         if (ff::is_zero(scalars[i])) {
-          for (unsigned w = 0; w < W; ++w) digits[w * n + i] = 0;
+          for (unsigned w = 0; w < W; ++w)
+            for (std::size_t h = 0; h < halves; ++h) digits[w * N + h * n + i] = 0;
+          if (split) x2_bases[i] = ec::affine_point<Curve>::identity();
+        } else if (split) {
+          split_part k1, k2;
+          split_scalar(scalars[i], k1, k2);
+          signed_digits_of_magnitude(k1.magnitude, k1.negative, c, W, digits.data() + i, N);
+          signed_digits_of_magnitude(k2.magnitude, k2.negative, c, W, digits.data() + n + i, N);
+          x2_bases[i] = times_x_squared(bases[i]);
         } else {
-          signed_digits(scalars[i], c, W, &digits[i], n);
+          signed_digits(scalars[i], c, W, digits.data() + i, N);
         }
       }
     });
   }
 
-  // Tasks: (window w, point range j) -> partial window sum.
+  // Tasks: (window w, point range j) -> partial window sum; with split scalars a task takes range
+  // j of both halves into the same buckets (one reduction for 2 (hi - lo) points).
   std::vector<xyzz> partial(static_cast<std::size_t>(W) * k);
   for_each_index(ex, partial.size(), [&](std::size_t t) {
     const std::size_t w = t / k, j = t % k;
     const std::size_t lo = n * j / k, hi = n * (j + 1) / k;
-    const int32_t* dig = &digits[w * n];
+    const int32_t* dig = digits.data() + w * N;
+    const window_segment<Curve> segs[2] = {{bases.data(), dig}, {x2_bases.data(), dig + n}};  // [1]: split only
+    const std::span<const window_segment<Curve>> sp(segs, halves);
     if (pl.acc == accumulation::batch_affine) {
       batch_affine_window<Curve> win(nbuckets, pl.batch_size);
-      partial[t] = win.run(bases.data(), dig, lo, hi);
+      partial[t] = win.run(sp, lo, hi);
     } else {
-      partial[t] = window_sum_xyzz<Curve>(bases.data(), dig, lo, hi, nbuckets);
+      partial[t] = window_sum_xyzz<Curve>(sp, lo, hi, nbuckets);
     }
   });
 
@@ -351,7 +397,8 @@ ec::jacobian_point<Curve> pippenger_planned(std::span<const ec::affine_point<Cur
 }
 
 // Classifies the scalars of the positions that have bases (all, or the set bits of density):
-// 0 -> skipped, 1 -> summed directly, others -> canonical form for Pippenger.
+// 0 (or a base at infinity) -> skipped, 1 -> summed directly, others -> canonical form for
+// Pippenger.
 template <class Curve>
 ec::jacobian_point<Curve> multiexp_impl(std::span<const ec::affine_point<Curve>> bases, const density_bitmap* density,
                                         std::span<const ff::fr> scalars, base::executor& ex, const options& opt) {
@@ -390,7 +437,10 @@ ec::jacobian_point<Curve> multiexp_impl(std::span<const ec::affine_point<Curve>>
     for (std::size_t i = lo; i < hi; ++i) {
       if (density && !density->test(i)) continue;
       const ff::fr& f = scalars[i];
-      if (f.is_zero()) {
+      // A base at infinity contributes nothing: treated as a zero scalar, so that it costs no
+      // digits and does not count towards the plan (snarkjs keys hold such bases for the wires
+      // that are not in A or B).
+      if (f.is_zero() || bases[j].infinity) {
         canon[j] = scalar_repr{};
       } else if (f.is_one()) {
         acc = xyzz::add_mixed(acc, bases[j]);

@@ -13,17 +13,12 @@
 //   5. `cuzk zkey export-vkey` writes snarkjs's verification_key.json byte for byte.
 // Prints one line per check and, last, exactly "N passed, M failed". Exit status 0 iff M == 0.
 
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import * as snarkjs from 'snarkjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
-const Q = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn;
+import { Q, R, clone, harness, snarkjsCli } from './harness.mjs';
 
 function usage(msg) {
   if (msg) console.error(`crosscheck: ${msg}`);
@@ -56,26 +51,7 @@ function randomFr() {
   return v % R;
 }
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}${detail ? ': ' + detail : ''}`);
-  }
-}
-
-function run(args) {
-  const r = spawnSync(cuzk, args, { encoding: 'utf8' });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.trim() };
-}
-
-const work = mkdtempSync(join(tmpdir(), 'cuzk-snarkjs-'));
-const f = (name) => join(work, name);
+const { check, run, f, main } = harness('snarkjs', cuzk);
 const writeJson = (name, v) => writeFileSync(f(name), JSON.stringify(v, null, 1));
 const vkPath = join(data, 'verification_key.json');
 const zkeyPath = join(data, 'chain.zkey');
@@ -87,9 +63,8 @@ function cuzkVerify(proof, pub, tag) {
   writeJson(`${tag}.public.json`, pub);
   return run(['verify', '--vkey', vkPath, '--proof', f(`${tag}.proof.json`), '--public', f(`${tag}.public.json`)]);
 }
-const clone = (x) => JSON.parse(JSON.stringify(x));
 
-try {
+await main(async () => {
   // 1. Witness and snarkjs proof for fresh inputs.
   const input = { a: randomFr().toString(), b: randomFr().toString() };
   await snarkjs.wtns.calculate(input, join(data, 'chain.wasm'), f('w.wtns'));
@@ -108,8 +83,7 @@ try {
     ours.pi_a[2] === '1' && ours.pi_c[2] === '1' && ours.pi_b[2][0] === '1' && ours.pi_b[2][1] === '0');
   check('snarkjs API verifies the cuzk proof', await snarkjs.groth16.verify(vk, oursPub, ours));
   {
-    const cli = spawnSync(process.execPath, [join(HERE, 'node_modules', 'snarkjs', 'build', 'cli.cjs'), 'groth16',
-      'verify', vkPath, f('ours.public.json'), f('ours.proof.json')], { encoding: 'utf8' });
+    const cli = snarkjsCli(['groth16', 'verify', vkPath, f('ours.public.json'), f('ours.proof.json')]);
     check('`snarkjs groth16 verify` accepts the cuzk proof', cli.status === 0 && /OK/.test(cli.stdout + cli.stderr),
       `status ${cli.status}: ${cli.stdout} ${cli.stderr}`);
   }
@@ -182,12 +156,4 @@ try {
     check('cuzk zkey export-vkey is byte-identical to snarkjs\'s', e.status === 0 &&
       readFileSync(f('vk.json'), 'utf8') === readFileSync(vkPath, 'utf8'), e.stderr);
   }
-} catch (e) {
-  failed++;
-  console.log(`FAIL exception: ${e.stack || e}`);
-} finally {
-  rmSync(work, { recursive: true, force: true });
-}
-
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+});

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "msm/endomorphism.hpp"
 #include "msm/msm.hpp"
 #include "support/seed.hpp"
 
@@ -284,7 +285,9 @@ TEST(MsmPlan, CostModel) {
       const auto p = msm::make_plan(n, t);
       EXPECT_GE(p.window_bits, 1u);
       EXPECT_LE(p.window_bits, 20u);
-      EXPECT_EQ(p.windows, (255 + p.window_bits - 1) / p.window_bits);
+      const unsigned bits = p.split == msm::scalar_split::endomorphism ? 128 : 255;
+      EXPECT_EQ(p.windows, (bits + p.window_bits - 1) / p.window_bits);
+      EXPECT_NE(p.split, msm::scalar_split::automatic);
       EXPECT_GE(p.point_chunks, 1u);
       EXPECT_NE(p.acc, accumulation::automatic);
     }
@@ -293,6 +296,102 @@ TEST(MsmPlan, CostModel) {
   EXPECT_EQ(p.window_bits, 7u);
   EXPECT_EQ(p.point_chunks, 3u);
   EXPECT_EQ(p.acc, accumulation::xyzz);
+}
+
+// --- scalar splitting by the endomorphism (endomorphism.hpp) -----------------------------------
+
+// The eigenvalue: [X^2]P by the endomorphism equals the scalar multiplication, on G1 and G2, and
+// -phi(P) = [X^2]P means phi(P) = [lambda]P with lambda = -X^2, lambda^2 + lambda + 1 = 0 mod r.
+TEST(MsmSplit, EndomorphismIsTimesXSquared) {
+  test::seeded_rng rng;
+  const fr x = fr::from_u64(msm::endo_x);
+  const fr x2 = x * x;
+  const fr lambda = -x2;
+  EXPECT_TRUE((lambda * lambda + lambda + fr::one()).is_zero());
+  for (int i = 0; i < 4; ++i) {
+    const auto p1 = ec::scalar_mul(ec::g1_jacobian::generator(), fr::random(rng)).to_affine();
+    EXPECT_EQ(jac<ec::g1_curve>::from_affine(msm::times_x_squared(p1)), ec::scalar_mul(jac<ec::g1_curve>::from_affine(p1), x2));
+    EXPECT_EQ(jac<ec::g1_curve>::from_affine(ec::g1_endomorphism(p1)),
+              ec::scalar_mul(jac<ec::g1_curve>::from_affine(p1), lambda));
+    const auto p2 = ec::scalar_mul(ec::g2_jacobian::generator(), fr::random(rng)).to_affine();
+    EXPECT_EQ(jac<ec::g2_curve>::from_affine(msm::times_x_squared(p2)), ec::scalar_mul(jac<ec::g2_curve>::from_affine(p2), x2));
+  }
+  EXPECT_TRUE(msm::times_x_squared(affine<ec::g1_curve>::identity()).infinity);
+  EXPECT_TRUE(msm::times_x_squared(affine<ec::g2_curve>::identity()).infinity);
+}
+
+// k == k1 + k2 X^2 (mod r) and |k1|, |k2| < 2^127 for random scalars and the edges: 0, 1, r-1,
+// lambda and -lambda, X^2 - 1, X^2, X^2 + 1, (X^2 +- 1)/2 around the centring boundaries, and
+// multiples q X^2 + m with q, m at 0, X^2/2, X^2/2 + 1, X^2 - 1 (near 2^127 and 2^128).
+TEST(MsmSplit, DecompositionRecombines) {
+  test::seeded_rng rng;
+  const fr x = fr::from_u64(msm::endo_x);
+  const fr x2 = x * x;
+  std::vector<fr> ks = {fr::zero(), fr::one(), -fr::one(), -x2, x2, x2 - fr::one(), x2 + fr::one(), -x2 - fr::one()};
+  // X^2 / 2 as a field element (X^2 is even): the centring boundaries.
+  const fr h = x2 * fr::from_u64(2).inverse();
+  for (const fr& q : {fr::zero(), fr::one(), h - fr::one(), h, h + fr::one(), h + fr::from_u64(2), x2 - fr::one()})
+    for (const fr& m : {fr::zero(), fr::one(), h - fr::one(), h, h + fr::one(), x2 - fr::from_u64(2), x2 - fr::one()})
+      ks.push_back(q * x2 + m);
+  for (unsigned b : {126u, 127u, 128u, 129u, 253u, 254u}) {
+    fr p = fr::one();
+    for (unsigned i = 0; i < b; ++i) p = p.dbl();
+    ks.push_back(p);
+    ks.push_back(p - fr::one());
+    ks.push_back(-p);
+  }
+  for (int i = 0; i < 2000; ++i) ks.push_back(fr::random(rng));
+  const ff::bigint<4> limit{{0, uint64_t{1} << 63, 0, 0}};  // 2^127
+  for (const fr& k : ks) {
+    msm::split_part k1, k2;
+    msm::split_scalar(k.to_canonical(), k1, k2);
+    ASSERT_TRUE(ff::less_than(k1.magnitude, limit)) << "scalar #" << (&k - ks.data());
+    ASSERT_TRUE(ff::less_than(k2.magnitude, limit)) << "scalar #" << (&k - ks.data());
+    const fr v1 = k1.negative ? -fr::from_canonical(k1.magnitude) : fr::from_canonical(k1.magnitude);
+    const fr v2 = k2.negative ? -fr::from_canonical(k2.magnitude) : fr::from_canonical(k2.magnitude);
+    ASSERT_EQ(v1 + v2 * x2, k) << "scalar #" << (&k - ks.data());
+  }
+}
+
+// Pippenger with split scalars against the naive twin: every window size, both accumulations,
+// forced point ranges, G1 and G2, edge scalars included.
+template <class Curve>
+void split_matches_naive(std::size_t n, std::vector<unsigned> cs) {
+  test::seeded_rng rng;
+  auto b = random_bases<Curve>(n, rng);
+  auto s = random_scalars(n, rng);
+  const fr x2 = fr::from_u64(msm::endo_x) * fr::from_u64(msm::endo_x);
+  const fr edges[] = {fr::zero(), fr::one(), -fr::one(), -x2, x2, x2 - fr::one(), x2 * x2, -x2 - fr::one()};
+  for (std::size_t i = 0; i < std::size(edges) && i < n; ++i) s[i] = edges[i];
+  if (n > 10) b[9] = affine<Curve>::identity();
+  base::serial_executor ex;
+  auto pool = base::make_thread_pool_executor(2);
+  const auto want = naive(b, s);
+  const auto sc = canon(s);
+  for (unsigned c : cs) {
+    for (accumulation acc : {accumulation::xyzz, accumulation::batch_affine}) {
+      msm::options o{.window_bits = c, .acc = acc, .split = msm::scalar_split::endomorphism};
+      EXPECT_EQ(pip(b, sc, ex, o), want) << "n=" << n << " c=" << c << " acc=" << int(acc);
+    }
+  }
+  EXPECT_EQ(pip(b, sc, *pool, {.point_chunks = 6, .split = msm::scalar_split::endomorphism}), want);
+  EXPECT_EQ(pip(b, sc, *pool, {.point_chunks = 3, .split = msm::scalar_split::none}), want);
+  EXPECT_EQ(mexp(b, s, *pool, {.split = msm::scalar_split::endomorphism}), want);
+}
+TEST(MsmSplit, G1MatchesNaive) { split_matches_naive<ec::g1_curve>(300, windows_upto(16)); }
+TEST(MsmSplit, G2MatchesNaive) { split_matches_naive<ec::g2_curve>(100, {1, 4, 7, 10, 13, 16}); }
+
+// The planner takes the split where it models cheaper: large G1/G2 MSMs.
+TEST(MsmSplit, PlannerChoosesSplitForLargeN) {
+  EXPECT_EQ(msm::make_plan(1 << 16, 2).split, msm::scalar_split::endomorphism);
+  EXPECT_EQ(msm::make_plan(1 << 16, 2, {.split = msm::scalar_split::none}).split, msm::scalar_split::none);
+  // Not automatically beyond 2^22 points (memory for [X^2]P), but when asked for.
+  EXPECT_EQ(msm::make_plan(std::size_t{1} << 23, 16).split, msm::scalar_split::none);
+  EXPECT_EQ(msm::make_plan(std::size_t{1} << 23, 16, {.split = msm::scalar_split::endomorphism}).split,
+            msm::scalar_split::endomorphism);
+  const auto p = msm::make_plan(1000, 2, {.point_chunks = 3, .split = msm::scalar_split::endomorphism});
+  EXPECT_EQ(p.point_chunks, 3u);
+  EXPECT_EQ(p.windows, (128 + p.window_bits - 1) / p.window_bits);
 }
 
 }  // namespace

@@ -1,13 +1,15 @@
 // The `cuzk` tool's params info (bellperson .params / .vk), its bellperson-format setup/prove/verify of
 // the built-in test circuit, and its exit codes, run as a process
-// (CUZK_CLI is the binary's path). The snarkjs prove/verify paths are exercised end to end
-// against snarkjs by tests/snarkjs/crosscheck.mjs.
+// (CUZK_CLI is the binary's path), and `zkey new`. The snarkjs prove/verify paths are exercised
+// end to end against snarkjs by tests/snarkjs/crosscheck.mjs and zkey_writer.mjs.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "groth16/digest.hpp"
 #include "groth16/file_io.hpp"
 #include "groth16/params_writer.hpp"
+#include "groth16/snarkjs_json.hpp"
 #include "groth16/verifying_key.hpp"
 
 namespace g16 = cuzk::groth16;
@@ -222,4 +225,53 @@ TEST(CuzkCli, BellpersonTestCircuitRoundTrip) {
   EXPECT_EQ(run("verify --format nope --vk " + vk).status, 2);
   // The snarkjs rows still parse their own options (a .vk is not verification_key.json).
   EXPECT_EQ(run("verify --vkey " + vk + " --proof " + proof + " --public " + inputs).status, 2);
+}
+
+// `cuzk zkey new`: a snarkjs key and witness for the test circuit that `cuzk prove` (snarkjs path)
+// proves and `cuzk verify` accepts with the exported vkey; the witness is the one of
+// `prove --circuit` for the same seed (same public inputs); usage errors exit 2. snarkjs itself
+// checks these files in tests/snarkjs/zkey_writer.mjs.
+TEST(CuzkCli, ZkeyNewForTestCircuit) {
+  TempDir d;
+  const std::string z = d.file("k.zkey"), w = d.file("w.wtns");
+  result r = run("zkey new --circuit test-k6 --zkey " + z + " --wtns " + w + " --seed 5");
+  ASSERT_EQ(r.status, 0) << r.out;
+  r = run("zkey info " + z);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("domain_size: 64 (2^6)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("n_public: 2"), std::string::npos) << r.out;
+  ASSERT_EQ(run("zkey export-vkey --zkey " + z + " --vkey " + d.file("vk.json")).status, 0);
+  r = run("prove --zkey " + z + " --wtns " + w + " --proof " + d.file("p.json") + " --public " + d.file("pub.json"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  r = run("verify --vkey " + d.file("vk.json") + " --proof " + d.file("p.json") + " --public " + d.file("pub.json"));
+  EXPECT_EQ(r.status, 0) << r.out;
+
+  // Same public inputs as the bellperson-path proof for seed 5: x_0 and y.
+  ASSERT_EQ(run("setup --circuit test-k6 --params " + d.file("k.params") + " --vk " + d.file("k.vk")).status, 0);
+  ASSERT_EQ(run("prove --circuit test-k6 --params " + d.file("k.params") + " --seed 5 --proof " + d.file("bp.proof") +
+                " --public " + d.file("bp.inputs")).status, 0);
+  auto slurp = [](const std::string& path) {
+    std::ifstream f(path);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  const std::string pub_json = slurp(d.file("pub.json")), bp_inputs = slurp(d.file("bp.inputs"));
+  // bp.inputs: two lines of 64 hex digits (LE); pub.json: two decimal strings. Compare x_0 as
+  // integers through its hex form.
+  std::vector<std::string> hex;
+  for (std::size_t pos = 0; pos + 64 <= bp_inputs.size(); pos += 65) hex.push_back(bp_inputs.substr(pos, 64));
+  ASSERT_EQ(hex.size(), 2u);
+  for (const std::string& h : hex) {
+    uint8_t le[32];
+    for (int i = 0; i < 32; ++i) le[i] = static_cast<uint8_t>(std::stoi(h.substr(2 * i, 2), nullptr, 16));
+    fr x;
+    ASSERT_TRUE(fr::from_bytes_le(le, x));
+    EXPECT_NE(pub_json.find('"' + cuzk::groth16::snarkjs::to_decimal(x) + '"'), std::string::npos) << pub_json;
+  }
+
+  r = run("zkey new --circuit test-k3 --zkey " + z);
+  EXPECT_EQ(r.status, 2) << r.out;
+  r = run("zkey new --circuit test-k6 --zkey " + z + " --seed 1");
+  EXPECT_EQ(r.status, 2) << r.out;
+  r = run("zkey new --circuit test-k6");
+  EXPECT_EQ(r.status, 2) << r.out;
 }

@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +17,7 @@
 #include "groth16/verifier.hpp"
 #include "poly/domain.hpp"
 #include "poly/ntt.hpp"
+#include "unit/snarkjs/fixtures.hpp"
 
 namespace sj = cuzk::groth16::snarkjs;
 namespace g16 = cuzk::groth16;
@@ -26,17 +25,8 @@ using cuzk::ff::fr;
 
 namespace {
 
-const std::string kDir = std::string(CUZK_TESTDATA_DIR) + "/snarkjs/";
-
-std::vector<uint8_t> slurp(const std::string& name) {
-  std::ifstream f(kDir + name, std::ios::binary);
-  EXPECT_TRUE(f) << "missing fixture " << name;
-  return {std::istreambuf_iterator<char>(f), {}};
-}
-std::string text(const std::string& name) {
-  auto b = slurp(name);
-  return {b.begin(), b.end()};
-}
+using cuzk::test::snarkjs_fixtures::slurp;
+using cuzk::test::snarkjs_fixtures::text;
 
 cuzk::base::serial_executor serial;
 
