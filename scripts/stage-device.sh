@@ -2,13 +2,17 @@
 # Builds the GPU test and benchmark binaries here (nvcc, static CUDA runtime) and copies them
 # into device-out/ (git-ignored), the folder that travels to the H200 machine (name it in the
 # device run's `carry`), which has a driver and nvcc but none of our Debian libraries.
-# Run there: `bash device-out/run-device-tests.sh` (every *_test) and `scripts/device-bench`.
+# Run there: `bash device-out/run-device-tests.sh` (every *_test), `scripts/device-bench`
+# (`scripts/device-bench msm` for the G1 MSM benchmark) and `OUT=dir bash
+# device-out/daemon/run-daemon-bench.sh` (the daemon with two GPU workers under cuzk-bench batch;
+# device-out/daemon can be carried alone).
 #
 # CUZK_BUILD_DIR=build/h-cuda scripts/stage-device.sh  builds in an existing build tree at low
 # priority (nice ninja -j1) instead of the release preset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(cuda_field_test cuda_ntt_test cuda_bench)
+targets=(cuda_field_test cuda_ntt_test cuda_msm_test cuda_msm_g2_test cuda_bench cuda_msm_bench
+  cuda_device_memory_test cuda_backend_test cuda_prove_bench)
 if [[ -n "${CUZK_BUILD_DIR:-}" ]]; then
   build="$CUZK_BUILD_DIR"
   nice ninja -C "$build" -j1 "${targets[@]}"
@@ -17,13 +21,24 @@ else
   scripts/build.sh release "${targets[@]}"
 fi
 rm -rf device-out && mkdir -p device-out
-cp "$build"/tests/unit/cuda/cuda_field_test "$build"/tests/unit/cuda/cuda_ntt_test device-out/
-cp "$build"/src/backend/cuda/cuda_bench device-out/
+cp "$build"/tests/unit/cuda/cuda_field_test "$build"/tests/unit/cuda/cuda_ntt_test "$build"/tests/unit/cuda/cuda_msm_test \
+  "$build"/tests/unit/cuda/cuda_msm_g2_test device-out/
+cp "$build"/src/backend/cuda/cuda_bench "$build"/src/backend/cuda/cuda_msm_bench device-out/
+# The prover backend's binaries link the CPU prover, hence oneTBB (and libb2 where it links
+# shared), shared only on Debian: they travel in device-out/lib, found through LD_LIBRARY_PATH.
+cp "$build"/tests/unit/cuda/cuda_device_memory_test "$build"/tests/unit/cuda/cuda_backend_test \
+  "$build"/src/backend/cuda/cuda_prove_bench device-out/
+# Symbols off: the device run carries at most 64 MiB, and unstripped these binaries exceed it.
+strip device-out/*_test device-out/cuda_*bench
+mkdir -p device-out/lib
+ldd device-out/cuda_backend_test device-out/cuda_prove_bench | awk '/lib(tbb|b2|gomp)[^ ]*\.so/ {print $3}' |
+  sort -u | xargs -r -I{} cp -L {} device-out/lib/
 cat > device-out/run-device-tests.sh <<'SH'
 #!/usr/bin/env bash
 # Runs every staged GPU test; prints the GPU and each test's result.
 set -uo pipefail
 cd "$(dirname "$0")"
+export LD_LIBRARY_PATH="$PWD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 status=0
 for t in ./*_test; do
@@ -32,4 +47,6 @@ done
 exit $status
 SH
 chmod +x device-out/run-device-tests.sh
+# cuzk-daemon and cuzk-bench with their libraries and run-daemon-bench.sh in device-out/daemon.
+scripts/stage-daemon.sh
 echo "staged: $(ls device-out | tr '\n' ' ')"

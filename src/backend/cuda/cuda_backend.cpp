@@ -1,0 +1,350 @@
+#include "backend/cuda/cuda_backend.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "groth16/prover.hpp"
+
+namespace cuzk::cuda {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+using groth16::fr;
+
+double seconds_since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+
+[[noreturn]] void fail(const std::string& step, const std::string& error) {
+  throw std::runtime_error("cuda_backend: " + step + ": " + error);
+}
+void check(bool fine, const char* step, const std::string& error) {
+  if (!fine) fail(step, error);
+}
+
+constexpr std::size_t fr_bytes = sizeof(ff::fr);
+constexpr std::size_t g1_bytes = 96;  // a device affine G1 point
+constexpr std::size_t g2_bytes = 192;  // a device affine G2 point
+
+device_srs_cache::key srs_key_of(const groth16::parameters_view& p) {
+  device_srs_cache::key k;
+  const std::span<const ec::g1_affine> spans[4] = {p.h, p.l, p.a, p.b_g1};
+  for (int i = 0; i < 4; ++i) {
+    k.data[i] = spans[i].data();
+    k.size[i] = spans[i].size();
+    if (!spans[i].empty()) {
+      k.first[i] = spans[i].front();
+      k.last[i] = spans[i].back();
+    }
+  }
+  k.b_g2_data = p.b_g2.data();
+  k.b_g2_size = p.b_g2.size();
+  return k;
+}
+
+}  // namespace
+
+std::size_t g1_msm_scratch_estimate(std::size_t n) {
+  if (n == 0) return 0;
+  const unsigned c = default_window_bits(n);
+  const std::size_t windows = (255 + c - 1) / c;
+  const std::size_t group = std::max<std::size_t>(1, std::min<std::size_t>(windows, (std::size_t{1} << 28) / n));
+  const std::size_t pairs = n * group;
+  return n * fr_bytes * 2                            // canonical scalars + the host-scalar staging vector
+         + pairs * 4 * 4                             // keys and values, double-buffered
+         + pairs * 8                                 // radix-sort temporary (upper estimate)
+         + (windows << (c - 1)) * 192                // XYZZ buckets, all windows
+         + (std::size_t{256} << 20);                 // partial sums and reduction segments
+}
+
+std::size_t g2_msm_scratch_estimate(std::size_t n) {
+  if (n == 0) return 0;
+  const unsigned c = default_window_bits(n);
+  const std::size_t windows = (255 + c - 1) / c;
+  return g1_msm_scratch_estimate(n) + (windows << (c - 1)) * 192  // buckets of 384 B instead of 192
+         + (std::size_t{256} << 20);                             // partial sums twice as large
+}
+
+// ---------------------------------------------------------------------------------------------
+// device_srs_cache
+// ---------------------------------------------------------------------------------------------
+std::shared_ptr<const resident_srs> device_srs_cache::get(const groth16::parameters_view& params,
+                                                          const std::shared_ptr<device_memory_arbiter>& arbiter,
+                                                          std::chrono::milliseconds timeout) {
+  const key k = srs_key_of(params);
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->first == k) {
+      entries_.splice(entries_.begin(), entries_, it);
+      return entries_.front().second;
+    }
+  }
+  // Make room first: the evicted bases are freed now unless another worker still proves with them.
+  while (!entries_.empty() && entries_.size() >= max_entries_) entries_.pop_back();
+  auto srs = std::make_shared<resident_srs>();
+  const std::size_t points = params.h.size() + params.l.size() + params.a.size() + params.b_g1.size();
+  srs->arbiter = arbiter;
+  srs->memory = arbiter->reserve(points * g1_bytes + params.b_g2.size() * g2_bytes,
+                                 "resident SRS (H, L, A, B_G1, B_G2 bases)", timeout);
+  std::string error;
+  check(srs->h.upload(params.h, error) && srs->l.upload(params.l, error) && srs->a.upload(params.a, error) &&
+            srs->b_g1.upload(params.b_g1, error) && srs->b_g2.upload(params.b_g2, error),
+        "SRS upload", error);
+  ++uploads_;
+  entries_.emplace_front(k, srs);
+  return srs;
+}
+
+std::size_t device_srs_cache::uploads() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return uploads_;
+}
+
+// ---------------------------------------------------------------------------------------------
+// cuda_backend
+// ---------------------------------------------------------------------------------------------
+cuda_backend::cuda_backend(base::executor& ex, const cuda_backend_options& o) : cpu_(ex), opt_(o) {}
+cuda_backend::~cuda_backend() = default;
+
+std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor, const cuda_backend_options& options,
+                                                   std::string& error) {
+  std::unique_ptr<cuda_backend> b(new cuda_backend(cpu_executor, options));
+  if (!select_cuda_device(options.device, error)) return nullptr;
+  b->kernel_lock_ = options.kernel_lock ? options.kernel_lock : std::make_shared<kernel_region_lock>();
+  try {
+    b->arbiter_ = options.arbiter;
+    if (!b->arbiter_) {
+      auto info = make_cuda_memory_info(options.device);
+      b->arbiter_ = device_memory_arbiter::from_device(*info, options.arbiter_margin_bytes);
+    }
+  } catch (const std::exception& e) {
+    error = e.what();
+    return nullptr;
+  }
+  b->srs_ = options.srs ? options.srs : std::make_shared<device_srs_cache>(1);
+  b->spmv_ = spmv_context::create(options.pinned.get(), error);
+  if (!b->spmv_) return nullptr;
+  b->msm_ = g1_msm_context::create(error);
+  if (!b->msm_) return nullptr;
+  return b;
+}
+
+void cuda_backend::select_device() const {
+  std::string error;
+  if (!select_cuda_device(opt_.device, error)) fail("device " + std::to_string(opt_.device), error);
+}
+
+device_memory_arbiter::reservation cuda_backend::reserve(std::size_t bytes, const char* what, std::size_t also_held) {
+  const std::size_t held = ntt_memory_.bytes() + msm_memory_.bytes() + shape_memory_.bytes() + also_held;
+  return arbiter_->reserve(bytes, what, opt_.reserve_timeout, held);
+}
+
+void cuda_backend::ensure_ntt(unsigned log_n, std::size_t also_held) {
+  if (log_n == 0) log_n = 1;
+  if (ntt_ && ntt_->max_log_size() >= log_n) return;
+  ntt_.reset();
+  ntt_memory_.release();
+  // Twiddles w_N^x, x < N/2 (32 B each) plus the coset power tables (4 x 2^15 elements).
+  ntt_memory_ =
+      reserve((std::size_t{1} << (log_n - 1)) * fr_bytes + (std::size_t{4} << 15) * fr_bytes, "NTT twiddles", also_held);
+  std::string error;
+  ntt_ = ntt_context::create(log_n, error);
+  if (!ntt_) fail("ntt_context::create", error);
+}
+
+void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std::size_t n_g2) {
+  const std::size_t bytes = std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2));
+  if (bytes <= msm_memory_.bytes()) return;
+  msm_memory_.release();
+  msm_memory_ = reserve(bytes, "MSM scratch", also_held);
+}
+
+const device_shape& cuda_backend::resident_shape(const r1cs::r1cs_shape& shape, std::size_t also_held) {
+  shape_key k;
+  k.address = &shape;
+  const std::size_t counts[6] = {shape.num_constraints, shape.num_inputs, shape.num_aux,
+                                 shape.a.nnz(),          shape.b.nnz(),      shape.c.nnz()};
+  std::copy(std::begin(counts), std::end(counts), k.counts);
+  k.hash = shape.hash;
+  // Sampled entries: a cheap guard against a different shape built at a freed one's address.
+  std::size_t digest = shape.coeffs.size();
+  for (const r1cs::csr_matrix* m : {&shape.a, &shape.b, &shape.c}) {
+    const std::size_t nnz = m->nnz();
+    for (std::size_t i = 0; nnz && i < 21; ++i) {
+      const std::size_t e = i * (nnz - 1) / 20;
+      digest = digest * 1000003u ^ (std::size_t{m->cols[e]} << 20 ^ m->coeff_ids[e]);
+    }
+  }
+  k.samples = digest;
+  if (shape_ && k == shape_key_) return *shape_;
+  shape_.reset();
+  shape_memory_.release();
+  shape_memory_ = reserve(device_shape::device_bytes_for(shape), "shape matrices", also_held);
+  std::string error;
+  shape_ = device_shape::upload(shape, error);
+  if (!shape_) fail("shape upload", error);
+  shape_key_ = k;
+  ++shape_uploads_;
+  return *shape_;
+}
+
+groth16::proof cuda_backend::prove_partition(const groth16::parameters_view& params, const r1cs::r1cs_shape& shape,
+                                             std::span<const fr> inputs, std::span<const fr> aux, const fr& r,
+                                             const fr& s, groth16::prove_timings* timings) {
+  const auto t_start = clock_type::now();
+  groth16::prove_timings t;
+  groth16::check_parameters(params, shape);
+  select_device();
+  if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux)
+    throw std::invalid_argument("cuda_backend::prove_partition: witness sizes do not match the shape");
+  const std::size_t ni = shape.num_inputs, na = shape.num_aux;
+  const std::size_t m = params.h.size() + 1;
+
+  std::string error;
+  const std::shared_ptr<const resident_srs> srs = srs_->get(params, arbiter_, opt_.reserve_timeout);
+  const device_shape& dshape = resident_shape(shape, srs->memory.bytes());
+  ensure_ntt(static_cast<unsigned>(std::countr_zero(m)), srs->memory.bytes());
+  const std::size_t n_a = ni + dshape.a_aux_count(), n_b = dshape.b_input_count() + dshape.b_aux_count();
+  ensure_msm_scratch(std::max({m, na, n_a, n_b}), srs->memory.bytes(), n_b);
+
+  // Per-proof buffers: w; a, b, c (b and c later hold the A and B scalars, so each is sized for
+  // the largest of the three uses).
+  const std::size_t bc_len = std::max({m, n_a, n_b});
+  const auto buffers =
+      reserve(((na + ni) + m + 2 * bc_len) * fr_bytes, "partition buffers (w, a, b, c)", srs->memory.bytes());
+  device_fr_vector w, a, b, c;
+
+  // 1. a, b, c on the domain. The witness crosses PCIe before the kernel lock is taken (the copy
+  // overlaps another worker's kernels); steps 1-3 hold it.
+  // t.abc = upload + SpMV, without the wait for the lock (that is only in t.total).
+  auto t0 = clock_type::now();
+  check(spmv_->upload_witness(dshape, inputs, aux, w, error) && spmv_->synchronize(error), "witness upload", error);
+  const double upload_seconds = seconds_since(t0);
+  std::unique_lock<kernel_region_lock> kernels(*kernel_lock_);
+  t0 = clock_type::now();
+  check(spmv_->evaluate_abc(dshape, w, m, a, b, c, error) && spmv_->synchronize(error), "SpMV", error);
+  t.abc = upload_seconds + seconds_since(t0);
+
+  // 2. h coefficients (in a).
+  t0 = clock_type::now();
+  check(ntt_->compute_h(a, b, c, error) && ntt_->synchronize(error), "compute_h", error);
+  t.h = seconds_since(t0);
+
+  // 3. MSMs over the resident bases.
+  ec::g1_jacobian h_sum, l_sum, a_sum, b1_sum;
+  ec::g2_jacobian b2_sum;
+  t0 = clock_type::now();
+  check(msm_->msm(srs->h, a, m - 1, h_sum, error), "H MSM", error);
+  t.msm_h = seconds_since(t0);
+
+  t0 = clock_type::now();
+  check(msm_->msm(srs->l, w, na, l_sum, error), "L MSM", error);
+  t.msm_l = seconds_since(t0);
+
+  std::size_t n = 0;
+  t0 = clock_type::now();
+  check(b.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::a, b, n, error) &&
+            spmv_->synchronize(error) && msm_->msm(srs->a, b, n, a_sum, error),
+        "A MSM", error);
+  t.msm_a = seconds_since(t0);
+
+  t0 = clock_type::now();
+  check(c.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::b, c, n, error) &&
+            spmv_->synchronize(error) && msm_->msm(srs->b_g1, c, n, b1_sum, error),
+        "B_G1 MSM", error);
+  t.msm_b_g1 = seconds_since(t0);
+
+  // B_G2 with B_G1's compacted scalars (still in c): b_g2 and b_g1 share the layout.
+  t0 = clock_type::now();
+  check(msm_->msm(srs->b_g2, c, n, b2_sum, error), "B_G2 MSM", error);
+  t.msm_b_g2 = seconds_since(t0);
+  kernels.unlock();
+
+  // 4. Assembly: prover.hpp step 4, the same formulas as prove_with_ops.
+  t0 = clock_type::now();
+  const groth16::verifying_key& vk = *params.vk;
+  const ec::g1_jacobian delta_g1 = ec::g1_jacobian::from_affine(vk.delta_g1);
+  const ec::g1_jacobian g_a = (a_sum + vk.alpha_g1) + ec::scalar_mul(delta_g1, r);
+  const ec::g2_jacobian g_b = (b2_sum + vk.beta_g2) + ec::scalar_mul(ec::g2_jacobian::from_affine(vk.delta_g2), s);
+  const ec::g1_jacobian g_b1 = (b1_sum + vk.beta_g1) + ec::scalar_mul(delta_g1, s);
+  const ec::g1_jacobian g_c = ec::scalar_mul(g_a, s) + ec::scalar_mul(g_b1, r) - ec::scalar_mul(delta_g1, r * s) +
+                              h_sum + l_sum;
+  groth16::proof out{g_a.to_affine(), g_b.to_affine(), g_c.to_affine()};
+  t.assembly = seconds_since(t0);
+
+  t.total = seconds_since(t_start);
+  if (timings) *timings = t;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lower operations
+// ---------------------------------------------------------------------------------------------
+void cuda_backend::evaluate_abc(const r1cs::r1cs_shape& shape, std::span<const fr> inputs, std::span<const fr> aux,
+                                std::span<fr> a, std::span<fr> b, std::span<fr> c) {
+  select_device();
+  const std::size_t m = a.size();
+  if (m < shape.num_constraints + shape.num_inputs || b.size() != m || c.size() != m)
+    throw std::invalid_argument("cuda_backend::evaluate_abc: buffer sizes");
+  if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux)
+    throw std::invalid_argument("cuda_backend::evaluate_abc: witness sizes do not match the shape");
+  const device_shape& dshape = resident_shape(shape);
+  const auto buffers = reserve((inputs.size() + aux.size() + 3 * m) * fr_bytes, "evaluate_abc buffers");
+  device_fr_vector w, da, db, dc;
+  std::string error;
+  check(spmv_->upload_witness(dshape, inputs, aux, w, error) && spmv_->evaluate_abc(dshape, w, m, da, db, dc, error) &&
+            spmv_->synchronize(error) && da.download(a, error) && db.download(b, error) && dc.download(c, error),
+        "evaluate_abc", error);
+}
+
+void cuda_backend::compute_h(std::span<fr> a, std::span<fr> b, std::span<fr> c) {
+  select_device();
+  const std::size_t n = a.size();
+  if (!std::has_single_bit(n) || b.size() != n || c.size() != n)
+    throw std::invalid_argument("cuda_backend::compute_h: sizes must be one power of two");
+  ensure_ntt(static_cast<unsigned>(std::countr_zero(n)));
+  const auto buffers = reserve(3 * n * fr_bytes, "compute_h buffers");
+  device_fr_vector da, db, dc;
+  std::string error;
+  check(da.upload(a, error) && db.upload(b, error) && dc.upload(c, error) && ntt_->compute_h(da, db, dc, error) &&
+            ntt_->synchronize(error) && da.download(a, error),
+        "compute_h", error);
+}
+
+ec::g1_jacobian cuda_backend::msm_g1(std::span<const ec::g1_affine> bases, std::span<const fr> scalars) {
+  select_device();
+  if (bases.size() < scalars.size()) throw std::invalid_argument("cuda_backend::msm_g1: fewer bases than scalars");
+  ec::g1_jacobian out = ec::g1_jacobian::identity();
+  if (scalars.empty()) return out;
+  ensure_msm_scratch(scalars.size());
+  const auto buffers = reserve(scalars.size() * g1_bytes, "msm_g1 bases");
+  g1_device_bases d;
+  std::string error;
+  check(d.upload(bases.first(scalars.size()), error) && msm_->msm(d, scalars, out, error), "msm_g1", error);
+  return out;
+}
+
+ec::g1_jacobian cuda_backend::msm_g1(std::span<const ec::g1_affine> bases, const r1cs::density_bitmap& density,
+                                     std::span<const fr> scalars) {
+  select_device();
+  if (scalars.size() != density.size() || bases.size() < density.count())
+    throw std::invalid_argument("cuda_backend::msm_g1: density, bases and scalars disagree");
+  ec::g1_jacobian out = ec::g1_jacobian::identity();
+  if (density.count() == 0) return out;
+  ensure_msm_scratch(density.count());
+  const auto buffers = reserve(density.count() * g1_bytes, "msm_g1 bases");
+  g1_device_bases d;
+  std::string error;
+  check(d.upload(bases.first(density.count()), error) && msm_->msm(d, density, scalars, out, error), "msm_g1", error);
+  return out;
+}
+
+ec::g2_jacobian cuda_backend::msm_g2(std::span<const ec::g2_affine> bases, const r1cs::density_bitmap& density,
+                                     std::span<const fr> scalars) {
+  return cpu_.msm_g2(bases, density, scalars);
+}
+
+}  // namespace cuzk::cuda

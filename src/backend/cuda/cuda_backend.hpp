@@ -1,0 +1,184 @@
+// groth16::prover_backend on one CUDA device, with the SRS resident in device memory.
+//
+// prove_partition (the unit of work; docs/gpu.md "Prover backend" has the data flow and the
+// memory per partition):
+//   witness (host) --PCIe--> w = aux || inputs (device)
+//   SpMV (device_shape, uploaded once per shape) -> a, b, c on the domain (device)
+//   ntt_context::compute_h -> h coefficients in a (device, no host round trip)
+//   G1 MSMs over the resident bases: H (h from a), L (aux = w's first elements in place),
+//     A and B_G1 (scalars compacted by density on the device into b and c's buffers)
+//   B_G2 MSM on the device after B_G1, with the same compacted scalars (b_g2 is laid out as
+//     b_g1: input part, then aux part, both compacted by B's density)
+//   assembly on the host (prover.hpp step 4, the same formulas), r and s from the caller.
+// The proof equals the CPU backend's byte for byte for the same r, s (tests/unit/cuda).
+//
+// Residency: the H, L, A, B_G1 and B_G2 bases are uploaded once per parameters object and kept
+// in a device_srs_cache (shareable by the workers of one device), keyed by the parameters'
+// identity (span addresses and sizes, plus the first and last point of each G1 span as a guard
+// against a new parameters object at a freed one's addresses). The shape's matrices are kept per backend,
+// keyed the same way (address, counts, hash, sampled entries).
+//
+// Workers: several backends may share one device (options: arbiter, srs cache, kernel lock); the
+// kernel lock is held only around the kernel regions, so one worker prepares while another's
+// kernels run. Every call first selects options.device on the calling thread.
+//
+// Memory: every device allocation is reserved on the device_memory_arbiter first (shared by the
+// workers of a device; one is made from cudaMemGetInfo when none is given): the SRS and the
+// shape for as long as they are resident, the NTT twiddles and an estimate of the MSM scratch
+// for the backend's life, w, a, b, c for one proof.
+//
+// The lower operations are implemented too (so prove_with_ops runs on this backend):
+// evaluate_abc and compute_h on the device with host copies in and out, msm_g1 on the device
+// with the bases uploaded per call, msm_g2 delegated to the CPU backend.
+// Errors (CUDA, memory reservations) throw std::runtime_error naming the step.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "backend/cpu/cpu_backend.hpp"
+#include "backend/cuda/device_memory.hpp"
+#include "backend/cuda/msm_cuda.hpp"
+#include "backend/cuda/ntt_cuda.hpp"
+#include "backend/cuda/spmv_cuda.hpp"
+#include "base/executor.hpp"
+#include "groth16/prover_backend.hpp"
+
+namespace cuzk::cuda {
+
+// H, L, A, B_G1 and B_G2 bases of one parameters object in device memory, with their reservation
+// (declared first: destroyed last, after the bases are freed) and its arbiter.
+struct resident_srs {
+  std::shared_ptr<device_memory_arbiter> arbiter;
+  device_memory_arbiter::reservation memory;
+  g1_device_bases h, l, a, b_g1;
+  g2_device_bases b_g2;
+};
+
+// Resident SRS per parameters identity, least recently used first out; thread-safe. An evicted
+// entry's device memory is freed when its last user lets go of it.
+class device_srs_cache {
+ public:
+  explicit device_srs_cache(std::size_t max_entries = 1) : max_entries_(max_entries) {}
+  // The resident bases of `params`, uploaded on a miss (reserving their bytes on `arbiter`
+  // first; share a cache only between backends that share an arbiter).
+  std::shared_ptr<const resident_srs> get(const groth16::parameters_view& params,
+                                          const std::shared_ptr<device_memory_arbiter>& arbiter,
+                                          std::chrono::milliseconds timeout);
+  std::size_t uploads() const;  // misses so far (tests check reuse)
+
+  struct key {
+    const void* data[4] = {};
+    std::size_t size[4] = {};
+    ec::g1_affine first[4] = {}, last[4] = {};  // zeroed: an empty span's pair must compare equal
+    const void* b_g2_data = nullptr;
+    std::size_t b_g2_size = 0;
+    bool operator==(const key&) const = default;
+  };
+
+ private:
+  std::size_t max_entries_;
+  mutable std::mutex mutex_;
+  std::list<std::pair<key, std::shared_ptr<const resident_srs>>> entries_;  // most recent first
+  std::size_t uploads_ = 0;
+};
+
+struct cuda_backend_options {
+  // The device (CUDA ordinal). Every call selects it on the calling thread first, so one process
+  // may run backends of several devices on any threads.
+  int device = 0;
+  // Shared by the workers of one device: held only around the device kernel regions of
+  // prove_partition (SpMV through the B_G2 MSM; the witness upload, first-use SRS and shape
+  // uploads and the assembly run outside it), so two workers interleave. Null:
+  // a private one (no serialization with other backends).
+  std::shared_ptr<kernel_region_lock> kernel_lock;
+  // Shared by every worker of the device. Null: one is made from the device's free memory at
+  // creation minus arbiter_margin_bytes.
+  std::shared_ptr<device_memory_arbiter> arbiter;
+  std::size_t arbiter_margin_bytes = std::size_t{2} << 30;
+  // Stages the witness upload (double-buffered chunks). Null: pageable copies.
+  std::shared_ptr<pinned_host_pool> pinned;
+  // Null: a private cache of one entry. Give one only together with `arbiter`.
+  std::shared_ptr<device_srs_cache> srs;
+  // How long a reservation may wait for other workers' memory.
+  std::chrono::milliseconds reserve_timeout{std::chrono::minutes(10)};
+};
+
+class cuda_backend final : public groth16::prover_backend {
+ public:
+  // `cpu_executor` runs the CPU parts (the msm_g2 lower operation); it must outlive the backend.
+  // Returns nullptr with `error` set when there is no device or a context cannot be made.
+  static std::unique_ptr<cuda_backend> create(base::executor& cpu_executor, const cuda_backend_options& options,
+                                              std::string& error);
+  ~cuda_backend() override;
+
+  std::string_view name() const override { return "cuda"; }
+
+  groth16::proof prove_partition(const groth16::parameters_view& params, const r1cs::r1cs_shape& shape,
+                                 std::span<const fr> inputs, std::span<const fr> aux, const fr& r, const fr& s,
+                                 groth16::prove_timings* timings) override;
+
+  void evaluate_abc(const r1cs::r1cs_shape& shape, std::span<const fr> inputs, std::span<const fr> aux,
+                    std::span<fr> a, std::span<fr> b, std::span<fr> c) override;
+  void compute_h(std::span<fr> a, std::span<fr> b, std::span<fr> c) override;
+  ec::g1_jacobian msm_g1(std::span<const ec::g1_affine> bases, std::span<const fr> scalars) override;
+  ec::g1_jacobian msm_g1(std::span<const ec::g1_affine> bases, const r1cs::density_bitmap& density,
+                         std::span<const fr> scalars) override;
+  ec::g2_jacobian msm_g2(std::span<const ec::g2_affine> bases, const r1cs::density_bitmap& density,
+                         std::span<const fr> scalars) override;
+
+  device_memory_arbiter& arbiter() { return *arbiter_; }
+  kernel_region_lock& kernel_lock() { return *kernel_lock_; }
+  int device() const { return opt_.device; }
+  const device_srs_cache& srs_cache() const { return *srs_; }
+  std::size_t shape_uploads() const { return shape_uploads_; }
+
+ private:
+  cuda_backend(base::executor& ex, const cuda_backend_options& o);
+  const device_shape& resident_shape(const r1cs::r1cs_shape& shape, std::size_t also_held = 0);
+  void ensure_ntt(unsigned log_n, std::size_t also_held = 0);
+  // Scratch for G1 MSMs of up to n scalars and G2 MSMs of up to n_g2 (one context serves both).
+  void ensure_msm_scratch(std::size_t n, std::size_t also_held = 0, std::size_t n_g2 = 0);
+  // Reserves on the arbiter, telling it what this backend already holds (its resident shape,
+  // twiddles and MSM scratch plus `also_held`, e.g. the SRS it proves with), so that a request
+  // that could never fit beside them fails at once instead of waiting for the timeout.
+  device_memory_arbiter::reservation reserve(std::size_t bytes, const char* what, std::size_t also_held = 0);
+
+  // Each reservation is declared before what it covers, so it is released after the memory is
+  // freed (members are destroyed in reverse order), and after the arbiter.
+  backend::cpu::cpu_backend cpu_;
+  cuda_backend_options opt_;
+  std::shared_ptr<device_memory_arbiter> arbiter_;
+  std::shared_ptr<device_srs_cache> srs_;
+  std::shared_ptr<kernel_region_lock> kernel_lock_;
+  void select_device() const;  // throws std::runtime_error naming the device
+  device_memory_arbiter::reservation ntt_memory_, msm_memory_;
+  std::unique_ptr<spmv_context> spmv_;
+  std::unique_ptr<g1_msm_context> msm_;
+  std::unique_ptr<ntt_context> ntt_;
+
+  struct shape_key {
+    const void* address = nullptr;
+    std::size_t counts[6] = {};
+    std::array<uint8_t, 32> hash{};
+    std::size_t samples = 0;  // a digest of up to 64 sampled (column, coefficient id) entries
+    bool operator==(const shape_key&) const = default;
+  };
+  shape_key shape_key_;
+  device_memory_arbiter::reservation shape_memory_;
+  std::unique_ptr<device_shape> shape_;
+  std::size_t shape_uploads_ = 0;
+};
+
+// Upper estimate of the device scratch a g1_msm_context keeps after an MSM of n scalars (sort
+// pairs, digits, buckets, partial sums), from its allocation sizes in msm_cuda.cu.
+std::size_t g1_msm_scratch_estimate(std::size_t n);
+// The same for a G2 MSM (384-byte buckets and partial sums).
+std::size_t g2_msm_scratch_estimate(std::size_t n);
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,344 @@
+// G1 MSM benchmark on the GPU: bases resident on the device, random full 255-bit scalars
+// generated on the device, n = 2^min..2^max; window sweep; phase breakdown. Every timed size is
+// checked exactly against the discrete logs of the bases (below). Run by scripts/device-bench.
+//
+// Bases: D = min(2^20, n_max) distinct points P_d = [a + d b]G (a, b random; one host addition
+// per point), replicated on the device as points[i] = P_(i mod D). 2^20 distinct points are
+// 100 MB, more than the 60 MB L2, so base gathers go to HBM as with a real SRS.
+// Check: sum_i s_i P_(i mod D) = [sum_d (sum_(i = d mod D) s_i)(a + d b)]G, n additions and D
+// products in Fr plus one scalar multiplication on the host.
+//
+// Floors (docs/gpu.md): compute = Fp products / (SMs * clock / 13.5 SM-cycles per product), with
+// 10 products per bucket addition (8M + 2S) times n W, plus 2 full additions (14 products) per
+// bucket in the reduction, at the best window c for n; memory = n W (96 B base gather + 32 B of
+// digit and sort traffic) / 4.8 TB/s. floor = max of the two; ratio = median / floor.
+// G2 (cuda_msm_bench g2): the same recipe over G2 (D = min(2^19, n_max) distinct points, 96 MB),
+// with 28 products per bucket addition (8 Fp2 products at 3M, 2 Fp2 squares at 2M), 80 per
+// bucket in the reduction, and 192 B base gathers; the window is swept and the register cap of
+// the accumulation kernel compared (1 = none, 2 = 128 registers).
+// Usage: cuda_msm_bench [max_log (27)] [min_log (16)]
+//        cuda_msm_bench g2 [max_log (24)] [min_log (16)]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/msm_cuda.hpp"
+
+namespace {
+
+namespace cuda = cuzk::cuda;
+using cuzk::ff::fr;
+namespace ec = cuzk::ec;
+
+constexpr double cycles_per_fp_product = 13.5;  // 288 lo at 64/clk + 288 hi at 32/clk
+constexpr double hbm_bytes_per_s = 4.8e12;
+double sm_hz = 0;
+
+// sppark on the same H200, device-resident data (notes/sppark-h200.md, column D).
+const std::map<unsigned, double> sppark_ms = {{20, 21.70}, {22, 53.51}, {24, 155.3}, {26, 556.4}, {27, 1095.3}};
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "cuda_msm_bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+// Fp products per bucket addition and per bucket in the reduction, bytes per (base, window).
+struct curve_costs {
+  double add_products, reduce_products, bytes;
+};
+constexpr curve_costs g1_costs{10, 28, 128}, g2_costs{28, 80, 224};
+
+double compute_floor_ms(double n, unsigned c, const curve_costs& k = g1_costs) {
+  const double w = (255 + c - 1) / c;
+  const double products = n * w * k.add_products + w * static_cast<double>(1u << (c - 1)) * k.reduce_products;
+  return products * cycles_per_fp_product / sm_hz * 1e3;
+}
+double best_floor_ms(double n, unsigned* best_c = nullptr, const curve_costs& k = g1_costs) {
+  double best = 1e300;
+  for (unsigned c = 4; c <= 24; ++c) {
+    const double f = std::max(compute_floor_ms(n, c, k), n * ((255 + c - 1) / c) * k.bytes / hbm_bytes_per_s * 1e3);
+    if (f < best) {
+      best = f;
+      if (best_c) *best_c = c;
+    }
+  }
+  return best;
+}
+
+const char* mul_name(cuda::fp_mul_kernel k) {
+  return k == cuda::fp_mul_kernel::ptx32 ? "ptx32" : k == cuda::fp_mul_kernel::ptx32_call ? "ptx32_call" : "portable64";
+}
+
+struct row {
+  unsigned log_n;
+  unsigned c;
+  double median_ms, min_ms, floor_ms;
+  cuda::g1_msm_profile phases;
+  bool checked;
+};
+
+// splitmix64: fixed seed, reproducible bases
+struct splitmix {
+  uint64_t state = 0x9e3779b97f4a7c15ULL;
+  uint64_t operator()() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+};
+
+int run_g2(unsigned max_log, unsigned min_log) {
+  std::string error;
+  const std::size_t n_max = std::size_t{1} << max_log;
+  const std::size_t d_count = std::min<std::size_t>(n_max, std::size_t{1} << 19);
+  auto t0 = std::chrono::steady_clock::now();
+  splitmix rng;
+  const fr a = fr::random(rng), b = fr::random(rng);
+  std::vector<ec::g2_jacobian> jac(d_count);
+  jac[0] = ec::scalar_mul(ec::g2_jacobian::generator(), a);
+  const ec::g2_jacobian step = ec::scalar_mul(ec::g2_jacobian::generator(), b);
+  for (std::size_t d = 1; d < d_count; ++d) jac[d] = jac[d - 1] + step;
+  std::vector<ec::g2_affine> distinct(d_count);
+  ec::batch_to_affine(std::span<const ec::g2_jacobian>(jac), std::span<ec::g2_affine>(distinct));
+  jac = {};
+  cuda::g2_device_bases bases;
+  if (!bases.upload_repeated(distinct, n_max, error)) die(error);
+  cuda::device_fr_vector scalars;
+  if (!scalars.resize(n_max, error) || !scalars.fill_random(12345, error)) die(error);
+  std::vector<fr> host_scalars(n_max);
+  if (!scalars.download(host_scalars, error)) die(error);
+  std::printf("g2 setup: %zu distinct bases replicated to 2^%u, scalars on device: %.1f s\n", d_count, max_log,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  auto expected = [&](std::size_t n) {
+    std::vector<fr> agg(std::min(n, d_count), fr::zero());
+    for (std::size_t i = 0; i < n; ++i) agg[i % d_count] += host_scalars[i];
+    fr e = fr::zero(), dlog = a;
+    for (std::size_t d = 0; d < agg.size(); ++d, dlog += b) e += agg[d] * dlog;
+    return ec::scalar_mul(ec::g2_jacobian::generator(), e);
+  };
+  auto ctx = cuda::g1_msm_context::create(error);
+  if (!ctx) die(error);
+  auto run_once = [&](std::size_t n, ec::g2_jacobian& out) {
+    const auto s = std::chrono::steady_clock::now();
+    if (!ctx->msm(bases, scalars, n, out, error)) die(error);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count();
+  };
+  auto time_n = [&](std::size_t n, int reps, ec::g2_jacobian& out) {
+    run_once(n, out);
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) t.push_back(run_once(n, out));
+    std::sort(t.begin(), t.end());
+    return std::pair{t[t.size() / 2], t.front()};
+  };
+  auto set = [&](const cuda::g1_msm_options& o) {
+    if (!ctx->set_options(o, error)) die(error);
+  };
+  std::printf("\n%-6s %3s %10s %10s %9s %6s | %7s %7s %7s %8s %7s %7s  check\n", "n", "c", "median_ms", "min_ms",
+              "floor_ms", "ratio", "scalars", "digits", "sort", "accum", "reduce", "host");
+  for (unsigned k = min_log; k <= max_log; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    ec::g2_jacobian out;
+    const auto t = time_n(n, k >= 22 ? 5 : 9, out);
+    const bool good = out.to_affine() == expected(n).to_affine();
+    cuda::g1_msm_options o;
+    o.profile = true;
+    set(o);
+    ec::g2_jacobian out2;
+    run_once(n, out2);
+    set({});
+    const cuda::g1_msm_profile p = ctx->profile();
+    const double floor = best_floor_ms(static_cast<double>(n), nullptr, g2_costs);
+    std::printf("2^%-4u %3u %10.3f %10.3f %9.3f %6.2f | %7.2f %7.2f %7.2f %8.2f %7.2f %7.2f  %s\n", k, p.window_bits,
+                t.first, t.second, floor, t.first / floor, p.scalars_ms, p.digits_ms, p.sort_ms, p.accumulate_ms,
+                p.reduce_ms, p.host_ms, good ? "OK" : "MISMATCH");
+    std::fflush(stdout);
+    if (!good) return 2;
+  }
+  std::printf("\ng2 window x register cap (median of 3, ms; cap 1 = none, 2 = 128 registers):\n");
+  for (unsigned k : {16u, 20u, 24u}) {
+    if (k > max_log || k < min_log) continue;
+    const std::size_t n = std::size_t{1} << k;
+    const unsigned c0 = cuda::default_window_bits(n);
+    std::printf("  2^%u:", k);
+    for (unsigned c = c0 >= 4 ? c0 - 2 : 2; c <= std::min(c0 + 1, 23u); ++c)
+      for (unsigned mb : {1u, 2u}) {
+        cuda::g1_msm_options o;
+        o.window_bits = c;
+        o.g2_accumulate_min_blocks = mb;
+        set(o);
+        ec::g2_jacobian out;
+        std::printf("  c=%u/%u %.2f", c, mb, time_n(n, 3, out).first);
+        std::fflush(stdout);
+      }
+    std::printf("   (default c=%u)\n", c0);
+  }
+  set({});
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "g2") {
+    std::string error;
+    cuda::device_info info;
+    if (!cuda::get_device_info(info, error)) die(error);
+    sm_hz = static_cast<double>(info.sm_count) * info.clock_khz * 1e3;
+    std::printf("device: %s, %d SMs, %.0f MHz\n", info.name.c_str(), info.sm_count, info.clock_khz / 1e3);
+    return run_g2(argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 24,
+                  argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 16);
+  }
+  const unsigned max_log = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 27;
+  const unsigned min_log = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 16;
+  std::string error;
+  cuda::device_info info;
+  if (!cuda::get_device_info(info, error)) die(error);
+  sm_hz = static_cast<double>(info.sm_count) * info.clock_khz * 1e3;
+  std::printf("device: %s, %d SMs, %.0f MHz, %.1f GiB\n", info.name.c_str(), info.sm_count, info.clock_khz / 1e3,
+              static_cast<double>(info.total_memory) / 1073741824.0);
+  for (auto kind : {cuda::fp_mul_kernel::ptx32, cuda::fp_mul_kernel::portable64, cuda::fp_mul_kernel::ptx32_call}) {
+    const double rate = cuda::measure_fp_mul_rate(kind, static_cast<std::size_t>(info.sm_count) * 2048, 2048, error);
+    if (rate < 0) die(error);
+    std::printf("Fp mul %-10s %.3e /s = %.2f SM-cycles per product (floor %.1f)\n", mul_name(kind), rate,
+                sm_hz / rate, cycles_per_fp_product);
+  }
+
+  // --- bases with known discrete logs --------------------------------------------------------------
+  const std::size_t n_max = std::size_t{1} << max_log;
+  const std::size_t d_count = std::min<std::size_t>(n_max, std::size_t{1} << 20);
+  auto t0 = std::chrono::steady_clock::now();
+  uint64_t state = 0x9e3779b97f4a7c15ULL;
+  auto rng = [&state] {  // splitmix64: fixed seed, reproducible bases
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  const fr a = fr::random(rng), b = fr::random(rng);
+  std::vector<ec::g1_jacobian> jac(d_count);
+  jac[0] = ec::scalar_mul(ec::g1_jacobian::generator(), a);
+  const ec::g1_jacobian step = ec::scalar_mul(ec::g1_jacobian::generator(), b);
+  for (std::size_t d = 1; d < d_count; ++d) jac[d] = jac[d - 1] + step;
+  std::vector<ec::g1_affine> distinct(d_count);
+  ec::batch_to_affine(std::span<const ec::g1_jacobian>(jac), std::span<ec::g1_affine>(distinct));
+  jac.clear();
+  jac.shrink_to_fit();
+  cuda::g1_device_bases bases;
+  if (!bases.upload_repeated(distinct, n_max, error)) die(error);
+  cuda::device_fr_vector scalars;
+  if (!scalars.resize(n_max, error) || !scalars.fill_random(12345, error)) die(error);
+  std::vector<fr> host_scalars(n_max);
+  if (!scalars.download(host_scalars, error)) die(error);
+  std::printf("setup: %zu distinct bases replicated to 2^%u, scalars on device: %.1f s\n", d_count, max_log,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+
+  auto expected = [&](std::size_t n) {
+    std::vector<fr> agg(std::min(n, d_count), fr::zero());
+    for (std::size_t i = 0; i < n; ++i) agg[i % d_count] += host_scalars[i];
+    fr e = fr::zero(), dlog = a;
+    for (std::size_t d = 0; d < agg.size(); ++d, dlog += b) e += agg[d] * dlog;
+    return ec::scalar_mul(ec::g1_jacobian::generator(), e);
+  };
+
+  auto ctx = cuda::g1_msm_context::create(error);
+  if (!ctx) die(error);
+  auto run_once = [&](std::size_t n, ec::g1_jacobian& out) {
+    const auto s = std::chrono::steady_clock::now();
+    if (!ctx->msm(bases, scalars, n, out, error)) die(error);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count();
+  };
+  auto time_n = [&](std::size_t n, int reps, ec::g1_jacobian& out) {
+    run_once(n, out);  // warm-up (scratch allocation)
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) t.push_back(run_once(n, out));
+    std::sort(t.begin(), t.end());
+    return std::pair{t[t.size() / 2], t.front()};
+  };
+  auto set = [&](const cuda::g1_msm_options& o) {
+    if (!ctx->set_options(o, error)) die(error);
+  };
+
+  // --- window sweep (measured window choice) ---------------------------------------------------------
+  std::printf("\nwindow sweep (median of 3, ms):\n");
+  for (unsigned k : {16u, 20u, 24u, 26u, 27u}) {
+    if (k > max_log || k < min_log) continue;
+    const std::size_t n = std::size_t{1} << k;
+    const unsigned c0 = cuda::default_window_bits(n);
+    std::printf("  2^%u:", k);
+    for (unsigned c = c0 >= 4 ? c0 - 2 : 2; c <= std::min(c0 + 2, 23u); ++c) {
+      cuda::g1_msm_options o;
+      o.window_bits = c;
+      set(o);
+      ec::g1_jacobian out;
+      const auto t = time_n(n, 3, out);
+      std::printf("  c=%u %.2f", c, t.first);
+      std::fflush(stdout);
+    }
+    std::printf("   (default c=%u)\n", c0);
+  }
+  set({});
+
+  // --- multiplier x register cap of the accumulation kernel (256-thread blocks) ---------------------
+  for (unsigned k : {20u, 24u, 26u}) {
+    if (k > max_log || k < min_log) continue;
+    const std::size_t n = std::size_t{1} << k;
+    std::printf("multiplier / min_blocks 2^%u:", k);
+    for (auto mul : {cuda::fp_mul_kernel::ptx32, cuda::fp_mul_kernel::ptx32_call, cuda::fp_mul_kernel::portable64})
+      for (unsigned mb : {1u, 2u}) {
+        if (mul == cuda::fp_mul_kernel::portable64 && k == 26) continue;
+        if (mul != cuda::fp_mul_kernel::ptx32_call && mb != 2) continue;  // twins: capped only
+        cuda::g1_msm_options o;
+        o.mul = mul;
+        o.accumulate_min_blocks = mb;
+        set(o);
+        ec::g1_jacobian out;
+        std::printf("  %s/%u: %.2f ms", mul_name(mul), mb, time_n(n, 3, out).first);
+        std::fflush(stdout);
+      }
+    std::printf("\n");
+    set({});
+  }
+
+  // --- the sizes ---------------------------------------------------------------------------------------
+  std::vector<row> rows;
+  for (unsigned k = min_log; k <= max_log; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    ec::g1_jacobian out;
+    const int reps = k >= 26 ? 5 : k >= 22 ? 7 : 11;
+    const auto t = time_n(n, reps, out);
+    const bool good = out.to_affine() == expected(n).to_affine();
+    cuda::g1_msm_options o;
+    o.profile = true;
+    set(o);
+    ec::g1_jacobian out2;
+    run_once(n, out2);
+    set({});
+    const cuda::g1_msm_profile p = ctx->profile();
+    rows.push_back({k, p.window_bits, t.first, t.second, best_floor_ms(static_cast<double>(n)), p, good});
+    const row& r = rows.back();
+    std::printf("msm 2^%-2u c=%-2u %10.3f ms (min %.3f) floor %.3f ratio %.2f  check %s\n", k, r.c, r.median_ms,
+                r.min_ms, r.floor_ms, r.median_ms / r.floor_ms, good ? "OK" : "MISMATCH");
+    std::fflush(stdout);
+    if (!good) return 2;
+  }
+
+  std::printf("\n%-6s %3s %10s %10s %9s %6s %9s %7s | %7s %7s %7s %8s %7s %7s\n", "n", "c", "median_ms", "min_ms",
+              "floor_ms", "ratio", "sppark", "vs_sp", "scalars", "digits", "sort", "accum", "reduce", "host");
+  for (const row& r : rows) {
+    const auto sp = sppark_ms.find(r.log_n);
+    char spb[32] = "-", rb[32] = "-";
+    if (sp != sppark_ms.end()) {
+      std::snprintf(spb, sizeof spb, "%.2f", sp->second);
+      std::snprintf(rb, sizeof rb, "%.2f", r.median_ms / sp->second);
+    }
+    std::printf("2^%-4u %3u %10.3f %10.3f %9.3f %6.2f %9s %7s | %7.2f %7.2f %7.2f %8.2f %7.2f %7.2f\n", r.log_n, r.c,
+                r.median_ms, r.min_ms, r.floor_ms, r.median_ms / r.floor_ms, spb, rb, r.phases.scalars_ms,
+                r.phases.digits_ms, r.phases.sort_ms, r.phases.accumulate_ms, r.phases.reduce_ms, r.phases.host_ms);
+  }
+  return 0;
+}

@@ -1,0 +1,815 @@
+// G1 MSM on the device (msm_cuda.hpp has the algorithm; docs/gpu.md the measurements).
+#include "backend/cuda/msm_cuda.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cub/device/device_radix_sort.cuh>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "backend/cuda/fr_device.cuh"
+#include "backend/cuda/g2_device.cuh"
+
+namespace cuzk::cuda {
+
+namespace {
+
+using dev::fp32;
+using dev::fr32;
+using dev::g1_affine_dev;
+using dev::g1_xyzz_dev;
+using dev::g2_affine_dev;
+using dev::g2_xyzz_dev;
+using g1c = dev::g1_device_curve;
+using g2c = dev::g2_device_curve;
+
+// The host curve of a device curve (for the window combination on the host).
+template <class C>
+struct host_curve_of;
+template <>
+struct host_curve_of<g1c> {
+  using type = ec::g1_curve;
+};
+template <>
+struct host_curve_of<g2c> {
+  using type = ec::g2_curve;
+};
+
+constexpr unsigned block_threads = 256;
+constexpr unsigned merge_fan_in = 16;          // partial sums per merge thread
+constexpr unsigned host_tail_per_window = 64;  // device tree sums stop at this many per window
+// G2 sums on the host cost ~15-20 us each on the H200 machine's CPU (G1: ~4), so G2 reduces
+// further on the device: 2^17 spent 30 ms on the host with 64 per window.
+constexpr unsigned host_tail_per_window_g2 = 4;
+constexpr unsigned min_window_bits = 2, max_window_bits = 24;
+
+bool ok(cudaError_t e, const char* what, std::string& error) {
+  if (e == cudaSuccess) return true;
+  error = std::string(what) + ": " + cudaGetErrorString(e);
+  return false;
+}
+bool launched(const char* what, std::string& error) { return ok(cudaGetLastError(), what, error); }
+unsigned grid_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
+
+// (r - 1) / 2 and r as 32-bit limbs (constexpr: folded into immediates).
+struct scalar_consts {
+  static constexpr uint32_t half(unsigned i) {
+    return static_cast<uint32_t>(ff::fr::half_modulus.w[i / 2] >> (32 * (i % 2)));
+  }
+  static constexpr uint32_t r(unsigned i) { return static_cast<uint32_t>(ff::fr::modulus.w[i / 2] >> (32 * (i % 2))); }
+};
+
+// ---------------------------------------------------------------------------------------------
+// 1. Scalars: Montgomery -> canonical k (one product by 1), then k > (r-1)/2 -> r - k with the
+// sign flag in bit 255 (k < 2^254 afterwards, so the bit is free). 32 B in, 32 B out.
+// ---------------------------------------------------------------------------------------------
+__global__ void canonical_scalars_kernel(const ff::fr* __restrict__ in, uint4* __restrict__ out, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const fr32 raw_one = {{1, 0, 0, 0, 0, 0, 0, 0}};
+  // Local constexpr copies: a run-time read of a host constant in device code is a trap.
+  constexpr uint32_t half[8] = {scalar_consts::half(0), scalar_consts::half(1), scalar_consts::half(2),
+                                scalar_consts::half(3), scalar_consts::half(4), scalar_consts::half(5),
+                                scalar_consts::half(6), scalar_consts::half(7)};
+  constexpr uint32_t r[8] = {scalar_consts::r(0), scalar_consts::r(1), scalar_consts::r(2), scalar_consts::r(3),
+                             scalar_consts::r(4), scalar_consts::r(5), scalar_consts::r(6), scalar_consts::r(7)};
+  fr32 k = dev::mul_ptx(dev::load(in + i), raw_one);
+  bool gt = false, decided = false;
+#pragma unroll
+  for (int j = 7; j >= 0; --j) {
+    if (!decided && k.v[j] != half[j]) {
+      gt = k.v[j] > half[j];
+      decided = true;
+    }
+  }
+  if (gt) {  // k = r - k
+    uint64_t borrow = 0;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const uint64_t d = static_cast<uint64_t>(r[j]) - k.v[j] - borrow;
+      k.v[j] = static_cast<uint32_t>(d);
+      borrow = (d >> 32) & 1;
+    }
+    k.v[7] |= 0x80000000u;
+  }
+  out[2 * i] = make_uint4(k.v[0], k.v[1], k.v[2], k.v[3]);
+  out[2 * i + 1] = make_uint4(k.v[4], k.v[5], k.v[6], k.v[7]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Signed digits of windows [w0, w0 + g): key = (w - w0) << c | |d|, value = index << 1 | sign.
+// Raw window value plus the carry; above 2^(c-1) it becomes raw - 2^c (carry 1 into the next).
+// k < 2^254 and W c >= 255 keep the top window's digit <= 2^(c-1) (no carry out).
+// ---------------------------------------------------------------------------------------------
+__global__ void digits_kernel(const uint4* __restrict__ scalars, std::size_t n, unsigned c, unsigned w0, unsigned g,
+                              uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const uint4 a = scalars[2 * i], b = scalars[2 * i + 1];
+  const uint32_t neg = b.w >> 31;
+  // 9 words so that a window reaching past bit 255 reads zeros.
+  const uint32_t k[9] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w & 0x7fffffffu, 0};
+  const uint32_t mask = (1u << c) - 1, half = 1u << (c - 1);
+  uint32_t carry = 0;
+  for (unsigned w = 0; w < w0 + g; ++w) {
+    const unsigned bit = w * c, word = bit / 32, off = bit % 32;
+    uint32_t raw = 0;
+    if (word < 8) {
+      uint64_t pair = k[word] | (static_cast<uint64_t>(k[word + 1]) << 32);
+      raw = static_cast<uint32_t>(pair >> off) & mask;
+    }
+    raw += carry;
+    uint32_t mag, sign;
+    if (raw > half) {
+      mag = (1u << c) - raw;
+      sign = 1;
+      carry = 1;
+    } else {
+      mag = raw;
+      sign = 0;
+      carry = 0;
+    }
+    if (w >= w0) {
+      const std::size_t slot = static_cast<std::size_t>(w - w0) * n + i;
+      keys[slot] = ((w - w0) << c) | mag;
+      vals[slot] = (static_cast<uint32_t>(i) << 1) | (sign ^ neg);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Accumulation over a key-sorted list, balanced by entries: thread t owns entries
+// [t L, t L + L) and adds them bucket by bucket (one running accumulator). Runs inside the range
+// are complete buckets and are stored directly; the first and last run are stored as partial
+// sums (slots 2t, 2t + 1, keyed by the range's first and last key, identity when unused) if the
+// bucket continues into the neighbouring range. Slot keys are non-decreasing, so the partials
+// form a sorted list again and the same routine merges them (Source = partial sums) until one
+// thread covers everything. Direct stores skip identity sums: buckets start as the identity,
+// and a bucket is either complete in one range or made only of partials.
+// ---------------------------------------------------------------------------------------------
+// The kernels below are written once for both curves: C is dev::g1_device_curve or
+// dev::g2_device_curve (point types and arithmetic, g2_device.cuh).
+template <class C>
+struct affine_source {
+  const uint32_t* vals;
+  const typename C::affine* bases;
+};
+template <class C>
+struct partial_source {
+  const typename C::xyzz* pts;
+};
+
+template <class C, class Mul>
+__device__ __forceinline__ void add_entry(typename C::xyzz& acc, const affine_source<C>& s, std::size_t i) {
+  const uint32_t v = s.vals[i];
+  typename C::affine p = dev::load_affine(s.bases + (v >> 1));
+  if (dev::is_infinity(p)) return;
+  if (v & 1) dev::negate_y(p);
+  acc = C::template ops<Mul>::add_mixed(acc, p);
+}
+template <class C, class Mul>
+__device__ __forceinline__ void add_entry(typename C::xyzz& acc, const partial_source<C>& s, std::size_t i) {
+  acc = C::template ops<Mul>::add(acc, dev::load_xyzz(s.pts + i));
+}
+
+template <class C>
+struct bucket_layout {
+  unsigned c;                   // key = local window << c | |d|
+  unsigned w0;                  // first window of this group
+  uint32_t per_window;          // M = 2^(c-1)
+  typename C::xyzz* buckets;    // W x M, bucket |d| of window w at w * M + |d| - 1
+};
+
+template <class C, class Mul, class Source, int MinBlocks>
+__global__ void __launch_bounds__(block_threads, MinBlocks) accumulate_kernel(const uint32_t* __restrict__ keys, Source src,
+                                                                   std::size_t count, std::size_t range,
+                                                                   std::size_t threads, bucket_layout<C> lay,
+                                                                   uint32_t* __restrict__ pkeys,
+                                                                   typename C::xyzz* __restrict__ ppts) {
+  using ops = typename C::template ops<Mul>;
+  using xyzz = typename C::xyzz;
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  const std::size_t start = t * range, end = start + range < count ? start + range : count;
+  const uint32_t digit_mask = (1u << lay.c) - 1;
+  const uint32_t kf = keys[start], kl = keys[end - 1];
+  const bool cross_l = start > 0 && keys[start - 1] == kf;
+  const bool cross_r = end < count && keys[end] == kl;
+  bool wrote0 = false, wrote1 = false;
+  auto flush = [&](uint32_t key, const xyzz& acc) {
+    if ((key & digit_mask) == 0) return;  // digit 0: no bucket
+    if (key == kf && (cross_l || (kf == kl && cross_r))) {
+      dev::store_xyzz(ppts + 2 * t, acc);
+      wrote0 = true;
+    } else if (key == kl && cross_r) {
+      dev::store_xyzz(ppts + 2 * t + 1, acc);
+      wrote1 = true;
+    } else if (!ops::is_identity(acc)) {
+      const std::size_t b = static_cast<std::size_t>(lay.w0 + (key >> lay.c)) * lay.per_window + (key & digit_mask) - 1;
+      dev::store_xyzz(lay.buckets + b, acc);
+    }
+  };
+  xyzz acc = ops::identity();
+  uint32_t cur = kf;
+  for (std::size_t i = start; i < end; ++i) {
+    const uint32_t k = keys[i];
+    if (k != cur) {
+      flush(cur, acc);
+      acc = ops::identity();
+      cur = k;
+    }
+    if (k & digit_mask) add_entry<C, Mul>(acc, src, i);
+  }
+  flush(cur, acc);
+  pkeys[2 * t] = kf;
+  pkeys[2 * t + 1] = kl;
+  if (!wrote0) dev::store_xyzz(ppts + 2 * t, ops::identity());
+  if (!wrote1) dev::store_xyzz(ppts + 2 * t + 1, ops::identity());
+}
+
+template <class C, class Source>
+using accumulate_fn = void (*)(const uint32_t*, Source, std::size_t, std::size_t, std::size_t, bucket_layout<C>,
+                               uint32_t*, typename C::xyzz*);
+
+// The register-cap variants (min_blocks 1, 2, 3) are compiled for the default multiplier only;
+// the twins get the 128-register cap (all were measured, docs/gpu.md; each instantiation adds
+// tens of seconds of nvcc time).
+// G2 (compiled with ptx32_call only) has the caps 1 and 2; 3 (85 registers) falls back to 2.
+template <class C, class Mul>
+accumulate_fn<C, affine_source<C>> pick_accumulate(unsigned min_blocks) {
+  if constexpr (std::is_same_v<Mul, dev::fp_mul_ptx_call>) {
+    if (min_blocks == 1) return accumulate_kernel<C, Mul, affine_source<C>, 1>;
+    if constexpr (std::is_same_v<C, dev::g1_device_curve>)
+      if (min_blocks == 3) return accumulate_kernel<C, Mul, affine_source<C>, 3>;
+  }
+  return accumulate_kernel<C, Mul, affine_source<C>, 2>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Bucket reduction. Thread (w, j) takes buckets B_m, m = j g + 1 .. j g + g, of window w:
+// running sums from the top give R = sum B_m and A = sum (m - j g) B_m (2g additions), and
+// sum m B_m = A + (j g) R, with (j g) R by double-and-add (log2 M doublings).
+// ---------------------------------------------------------------------------------------------
+template <class C, class Mul>
+__global__ void __launch_bounds__(block_threads) reduce_segments_kernel(const typename C::xyzz* __restrict__ buckets,
+                                                                        uint32_t per_window, unsigned g,
+                                                                        unsigned segments, unsigned windows,
+                                                                        typename C::xyzz* __restrict__ out) {
+  using ops = typename C::template ops<Mul>;
+  using xyzz = typename C::xyzz;
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= static_cast<std::size_t>(segments) * windows) return;
+  const unsigned w = static_cast<unsigned>(t / segments), j = static_cast<unsigned>(t % segments);
+  const xyzz* b = buckets + static_cast<std::size_t>(w) * per_window + static_cast<std::size_t>(j) * g;
+  xyzz r = ops::identity(), a = ops::identity();
+  for (unsigned i = g; i-- > 0;) {
+    r = ops::add(r, dev::load_xyzz(b + i));
+    a = ops::add(a, r);
+  }
+  const uint32_t mult = j * g;
+  xyzz q = ops::identity();
+  for (int bit = 31 - __clz(mult | 1); bit >= 0 && mult; --bit) {
+    q = ops::dbl(q);
+    if ((mult >> bit) & 1) q = ops::add(q, r);
+  }
+  dev::store_xyzz(out + t, ops::add(a, q));
+}
+
+// out[w][j] = sum of in[w][j F .. j F + F) (clipped to the window's `segments` entries).
+template <class C, class Mul>
+__global__ void __launch_bounds__(block_threads) sum_groups_kernel(const typename C::xyzz* __restrict__ in,
+                                                                   unsigned segments, unsigned fan_in,
+                                                                   unsigned out_segments, unsigned windows,
+                                                                   typename C::xyzz* __restrict__ out) {
+  using ops = typename C::template ops<Mul>;
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= static_cast<std::size_t>(out_segments) * windows) return;
+  const unsigned w = static_cast<unsigned>(t / out_segments), j = static_cast<unsigned>(t % out_segments);
+  typename C::xyzz s = ops::identity();
+  for (unsigned i = j * fan_in; i < (j + 1) * fan_in && i < segments; ++i)
+    s = ops::add(s, dev::load_xyzz(in + static_cast<std::size_t>(w) * segments + i));
+  dev::store_xyzz(out + t, s);
+}
+
+// A device allocation that grows on demand and keeps its contents' capacity.
+struct scratch {
+  void* ptr = nullptr;
+  std::size_t bytes = 0;
+  ~scratch() {
+    if (ptr) cudaFree(ptr);
+  }
+  bool reserve(std::size_t b, std::string& error) {
+    if (b <= bytes) return true;
+    if (ptr) cudaFree(ptr);
+    ptr = nullptr;
+    bytes = 0;
+    if (!ok(cudaMalloc(&ptr, b), "cudaMalloc (msm scratch)", error)) return false;
+    bytes = b;
+    return true;
+  }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr);
+  }
+};
+
+}  // namespace
+
+// Best measured window per log2 n on the H200 (cuda_msm_bench window sweep, docs/gpu.md);
+// below 2^16 fixed costs dominate and c = log2 n - 5 (at least 4) is used.
+unsigned default_window_bits(std::size_t n) {
+  static constexpr unsigned measured[] = {8, 11, 12, 14, 16, 16, 17, 17, 17, 20, 20, 22};  // 2^16 .. 2^27
+  unsigned lg = 0;
+  while (lg < 40 && (std::size_t{2} << lg) <= n) ++lg;  // floor(log2 n), 0 for n <= 1
+  if (lg < 16) return std::max(4u, lg > 5 ? lg - 5 : 0u);
+  return measured[std::min(lg, 27u) - 16];
+}
+
+// ---------------------------------------------------------------------------------------------
+// g1_device_bases, g2_device_bases: the same code over the device affine layout Dev.
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+template <class Dev, class Host>
+bool upload_points(void*& ptr, std::size_t& count, std::span<const Host> points, std::string& error) {
+  if (ptr) cudaFree(ptr);
+  ptr = nullptr;
+  count = 0;
+  if (points.empty()) return true;
+  if (!ok(cudaMalloc(&ptr, points.size() * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
+  count = points.size();
+  // Host staging in chunks: the device form drops the flag byte and writes infinity as (0, 0).
+  static_assert(sizeof(Dev) == 2 * sizeof(Host::x), "device affine = x, y");
+  constexpr std::size_t chunk = std::size_t{1} << 18;
+  std::vector<Dev> stage(std::min(chunk, points.size()));
+  for (std::size_t off = 0; off < points.size(); off += chunk) {
+    const std::size_t m = std::min(chunk, points.size() - off);
+    for (std::size_t i = 0; i < m; ++i) {
+      const Host& p = points[off + i];
+      if (p.infinity) {
+        std::memset(&stage[i], 0, sizeof(Dev));
+      } else {
+        std::memcpy(&stage[i].x, &p.x, sizeof(p.x));
+        std::memcpy(&stage[i].y, &p.y, sizeof(p.y));
+      }
+    }
+    if (!ok(cudaMemcpy(static_cast<Dev*>(ptr) + off, stage.data(), m * sizeof(Dev), cudaMemcpyHostToDevice),
+            "copy bases", error))
+      return false;
+  }
+  return true;
+}
+
+template <class Dev, class Host>
+bool upload_points_repeated(void*& ptr, std::size_t& count, std::span<const Host> distinct, std::size_t n,
+                            std::string& error) {
+  if (distinct.empty() && n) {
+    error = "upload_repeated: no distinct points";
+    return false;
+  }
+  if (!upload_points<Dev>(ptr, count, distinct.subspan(0, std::min(n, distinct.size())), error)) return false;
+  if (n <= distinct.size()) return true;
+  void* bigger = nullptr;
+  if (!ok(cudaMalloc(&bigger, n * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
+  auto* dst = static_cast<Dev*>(bigger);
+  const cudaError_t copied = cudaMemcpy(dst, ptr, count * sizeof(Dev), cudaMemcpyDeviceToDevice);
+  cudaFree(ptr);
+  ptr = bigger;
+  if (!ok(copied, "copy bases", error)) return false;
+  // Doubling copies of a prefix whose length is a multiple of distinct.size() keep
+  // dst[i] = distinct[i mod distinct.size()].
+  for (std::size_t have = count; have < n;) {
+    const std::size_t m = std::min(have, n - have);
+    if (!ok(cudaMemcpy(dst + have, dst, m * sizeof(Dev), cudaMemcpyDeviceToDevice), "copy bases", error))
+      return false;
+    have += m;
+  }
+  count = n;
+  return ok(cudaDeviceSynchronize(), "upload_repeated", error);
+}
+
+}  // namespace
+
+g1_device_bases::~g1_device_bases() {
+  if (ptr_) cudaFree(ptr_);
+}
+g1_device_bases::g1_device_bases(g1_device_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+  o.ptr_ = nullptr;
+  o.n_ = 0;
+}
+g1_device_bases& g1_device_bases::operator=(g1_device_bases&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    n_ = std::exchange(o.n_, 0);
+  }
+  return *this;
+}
+bool g1_device_bases::upload(std::span<const ec::g1_affine> points, std::string& error) {
+  return upload_points<g1_affine_dev>(ptr_, n_, points, error);
+}
+bool g1_device_bases::upload_repeated(std::span<const ec::g1_affine> distinct, std::size_t n, std::string& error) {
+  return upload_points_repeated<g1_affine_dev>(ptr_, n_, distinct, n, error);
+}
+
+g2_device_bases::~g2_device_bases() {
+  if (ptr_) cudaFree(ptr_);
+}
+g2_device_bases::g2_device_bases(g2_device_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+  o.ptr_ = nullptr;
+  o.n_ = 0;
+}
+g2_device_bases& g2_device_bases::operator=(g2_device_bases&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    n_ = std::exchange(o.n_, 0);
+  }
+  return *this;
+}
+bool g2_device_bases::upload(std::span<const ec::g2_affine> points, std::string& error) {
+  return upload_points<g2_affine_dev>(ptr_, n_, points, error);
+}
+bool g2_device_bases::upload_repeated(std::span<const ec::g2_affine> distinct, std::size_t n, std::string& error) {
+  return upload_points_repeated<g2_affine_dev>(ptr_, n_, distinct, n, error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// g1_msm_context
+// ---------------------------------------------------------------------------------------------
+struct g1_msm_context::impl {
+  cudaStream_t stream = nullptr;
+  int sm_count = 0;
+  g1_msm_options opt;
+  g1_msm_profile prof;
+  scratch host_scalars, kscalars, keys0, keys1, vals0, vals1, sort_temp, buckets, pkeys0, pkeys1, ppts0, ppts1,
+      red0, red1;
+  std::vector<cudaEvent_t> events;
+  std::size_t next_event = 0;
+
+  ~impl() {
+    for (cudaEvent_t e : events) cudaEventDestroy(e);
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  // Records an event on the stream when profiling; returns its index (or -1).
+  int mark(std::string& error) {
+    if (!opt.profile) return -1;
+    if (next_event == events.size()) {
+      cudaEvent_t e;
+      if (!ok(cudaEventCreate(&e), "cudaEventCreate", error)) return -2;
+      events.push_back(e);
+    }
+    cudaEventRecord(events[next_event], stream);
+    return static_cast<int>(next_event++);
+  }
+  double between(int a, int b) const {
+    if (a < 0 || b < 0) return 0;
+    float ms = 0;
+    cudaEventElapsedTime(&ms, events[a], events[b]);
+    return ms;
+  }
+
+  template <class C, class Mul>
+  bool run(const typename C::affine* bases, const ff::fr* dev_scalars, std::size_t n,
+           ec::jacobian_point<typename host_curve_of<C>::type>& out, std::string& error, double upload_ms_host);
+  bool dispatch(const g1_device_bases& bases, const ff::fr* dev_scalars, std::size_t n, ec::g1_jacobian& out,
+                std::string& error, double upload_ms_host) {
+    const auto* b = static_cast<const g1_affine_dev*>(bases.device_data());
+    switch (opt.mul) {
+      case fp_mul_kernel::ptx32: return run<g1c, dev::fp_mul_ptx>(b, dev_scalars, n, out, error, upload_ms_host);
+      case fp_mul_kernel::ptx32_call:
+        return run<g1c, dev::fp_mul_ptx_call>(b, dev_scalars, n, out, error, upload_ms_host);
+      case fp_mul_kernel::portable64: break;
+    }
+    return run<g1c, dev::fp_mul_portable>(b, dev_scalars, n, out, error, upload_ms_host);
+  }
+  template <class Bases, class Point>
+  bool msm_device(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out, std::string& error);
+  template <class Bases, class Point>
+  bool msm_host(const Bases& bases, std::span<const ff::fr> scalars, Point& out, std::string& error);
+  template <class Bases, class Point>
+  bool msm_density(const Bases& bases, const base::density_bitmap& density, std::span<const ff::fr> scalars,
+                   Point& out, std::string& error);
+  // G2 is compiled with the default multiplier only (options().mul is not used).
+  bool dispatch(const g2_device_bases& bases, const ff::fr* dev_scalars, std::size_t n, ec::g2_jacobian& out,
+                std::string& error, double upload_ms_host) {
+    return run<g2c, dev::fp_mul_ptx_call>(static_cast<const g2_affine_dev*>(bases.device_data()), dev_scalars, n, out,
+                                          error, upload_ms_host);
+  }
+};
+
+g1_msm_context::g1_msm_context() : impl_(std::make_unique<impl>()) {}
+g1_msm_context::~g1_msm_context() = default;
+
+std::unique_ptr<g1_msm_context> g1_msm_context::create(std::string& error) {
+  std::unique_ptr<g1_msm_context> ctx(new g1_msm_context());
+  int dev = 0;
+  if (!ok(cudaSetDevice(0), "cudaSetDevice", error) ||
+      !ok(cudaDeviceGetAttribute(&ctx->impl_->sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute",
+          error) ||
+      !ok(cudaStreamCreateWithFlags(&ctx->impl_->stream, cudaStreamNonBlocking), "cudaStreamCreate", error))
+    return nullptr;
+  return ctx;
+}
+
+const g1_msm_options& g1_msm_context::options() const { return impl_->opt; }
+const g1_msm_profile& g1_msm_context::profile() const { return impl_->prof; }
+
+bool g1_msm_context::set_options(const g1_msm_options& o, std::string& error) {
+  if (o.window_bits != 0 && (o.window_bits < min_window_bits || o.window_bits > max_window_bits)) {
+    error = "g1_msm_options: window_bits must be 0 or 2..24";
+    return false;
+  }
+  if (o.max_pairs_per_sort == 0) {
+    error = "g1_msm_options: max_pairs_per_sort must be positive";
+    return false;
+  }
+  if (o.accumulate_block < 32 || o.accumulate_block > block_threads || o.accumulate_block % 32) {
+    error = "g1_msm_options: accumulate_block must be a multiple of 32 in 32..256";
+    return false;
+  }
+  if (o.accumulate_min_blocks < 1 || o.accumulate_min_blocks > 3) {
+    error = "g1_msm_options: accumulate_min_blocks must be 1, 2 or 3";
+    return false;
+  }
+  if (o.g2_accumulate_min_blocks < 1 || o.g2_accumulate_min_blocks > 3) {
+    error = "g1_msm_options: g2_accumulate_min_blocks must be 1, 2 or 3";
+    return false;
+  }
+  if (o.reduce_segment != 0 && (o.reduce_segment & (o.reduce_segment - 1))) {
+    error = "g1_msm_options: reduce_segment must be 0 or a power of two";
+    return false;
+  }
+  impl_->opt = o;
+  return true;
+}
+
+template <class C, class Mul>
+bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* dev_scalars, std::size_t n,
+                               ec::jacobian_point<typename host_curve_of<C>::type>& out, std::string& error,
+                               double upload_ms_host) {
+  using xyzz_dev = typename C::xyzz;
+  using host_xyzz = ec::xyzz_point<typename host_curve_of<C>::type>;
+  prof = {};
+  prof.scalars_ms = upload_ms_host;
+  next_event = 0;
+  out = out.identity();
+  if (n == 0) return true;
+  const unsigned c = opt.window_bits ? opt.window_bits : default_window_bits(n);
+  const unsigned windows = (255 + c - 1) / c;
+  const uint32_t per_window = 1u << (c - 1);
+  // Windows per sort: as many as fit the pair budget; keys need c + ceil(log2 group) bits.
+  unsigned group = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(windows, opt.max_pairs_per_sort / n)));
+  unsigned group_bits = 0;
+  while ((1u << group_bits) < group) ++group_bits;
+  if (c + group_bits > 32) {
+    group = 1u << (32 - c);
+    group_bits = 32 - c;
+  }
+  const unsigned min_blocks =
+      std::is_same_v<C, g2c> ? opt.g2_accumulate_min_blocks : opt.accumulate_min_blocks;
+  prof.window_bits = c;
+  prof.windows = windows;
+  prof.windows_per_sort = group;
+  const std::size_t pairs = n * group;
+
+  // Accumulation threads: `accumulate_threads` or 4 per resident slot of the kernel.
+  std::size_t max_threads = opt.accumulate_threads;
+  if (max_threads == 0) {
+    int per_sm = 0;
+    const accumulate_fn<C, affine_source<C>> kernel = pick_accumulate<C, Mul>(min_blocks);
+    if (!ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                          static_cast<int>(opt.accumulate_block), 0),
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor", error))
+      return false;
+    max_threads = 4 * static_cast<std::size_t>(std::max(per_sm, 1)) * sm_count * opt.accumulate_block;
+  }
+  const std::size_t range0 = std::max<std::size_t>(4, (pairs + max_threads - 1) / max_threads);
+  const std::size_t threads0 = (pairs + range0 - 1) / range0;
+
+  // Reduction segments: g buckets per thread, fewer when the windows give too few threads.
+  unsigned g = opt.reduce_segment;
+  if (g == 0) g = static_cast<std::size_t>(windows) * per_window / 32 >= 65536 ? 32 : 16;
+  g = std::min<unsigned>(g, per_window);
+  const unsigned segments = per_window / g;
+
+  std::size_t sort_bytes = 0;
+  {
+    cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
+    if (!ok(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, static_cast<int>(pairs), 0, c + group_bits,
+                                            stream),
+            "cub sort (size query)", error))
+      return false;
+  }
+  const std::size_t bucket_count = static_cast<std::size_t>(windows) * per_window;
+  if (!kscalars.reserve(n * 32, error) || !keys0.reserve(pairs * 4, error) || !keys1.reserve(pairs * 4, error) ||
+      !vals0.reserve(pairs * 4, error) || !vals1.reserve(pairs * 4, error) || !sort_temp.reserve(sort_bytes, error) ||
+      !buckets.reserve(bucket_count * sizeof(xyzz_dev), error) || !pkeys0.reserve(threads0 * 2 * 4, error) ||
+      !pkeys1.reserve(threads0 * 2 * 4, error) || !ppts0.reserve(threads0 * 2 * sizeof(xyzz_dev), error) ||
+      !ppts1.reserve(threads0 * 2 * sizeof(xyzz_dev), error) ||
+      !red0.reserve(static_cast<std::size_t>(windows) * segments * sizeof(xyzz_dev), error) ||
+      !red1.reserve(static_cast<std::size_t>(windows) * segments * sizeof(xyzz_dev), error))
+    return false;
+
+  const int e_start = mark(error);
+  canonical_scalars_kernel<<<grid_for(n, block_threads), block_threads, 0, stream>>>(dev_scalars, kscalars.as<uint4>(), n);
+  if (!launched("canonical_scalars_kernel", error)) return false;
+  if (!ok(cudaMemsetAsync(buckets.ptr, 0, bucket_count * sizeof(xyzz_dev), stream), "cudaMemsetAsync", error))
+    return false;
+  const int e_scalars = mark(error);
+  prof.scalars_ms = upload_ms_host;
+  std::vector<int> ev_digits, ev_sort, ev_acc;
+  int prev = e_scalars;
+
+  for (unsigned w0 = 0; w0 < windows; w0 += group) {
+    const unsigned g_now = std::min(group, windows - w0);
+    const std::size_t count = n * g_now;
+    unsigned bits_now = 0;
+    while ((1u << bits_now) < g_now) ++bits_now;
+    digits_kernel<<<grid_for(n, block_threads), block_threads, 0, stream>>>(kscalars.as<uint4>(), n, c, w0, g_now,
+                                                                            keys0.as<uint32_t>(), vals0.as<uint32_t>());
+    if (!launched("digits_kernel", error)) return false;
+    const int e_d = mark(error);
+    cub::DoubleBuffer<uint32_t> kb(keys0.as<uint32_t>(), keys1.as<uint32_t>());
+    cub::DoubleBuffer<uint32_t> vb(vals0.as<uint32_t>(), vals1.as<uint32_t>());
+    std::size_t temp = sort_temp.bytes;
+    if (!ok(cub::DeviceRadixSort::SortPairs(sort_temp.ptr, temp, kb, vb, static_cast<int>(count), 0, c + bits_now,
+                                            stream),
+            "cub::DeviceRadixSort::SortPairs", error))
+      return false;
+    const int e_s = mark(error);
+
+    // Level 0 over (key, base index) pairs, then merge levels over partial sums.
+    const bucket_layout<C> lay{c, w0, per_window, buckets.as<xyzz_dev>()};
+    std::size_t range = std::max<std::size_t>(4, (count + max_threads - 1) / max_threads);
+    std::size_t threads = (count + range - 1) / range;
+    const unsigned ab = opt.accumulate_block;
+    const affine_source<C> src{vb.Current(), bases};
+    uint32_t* pk = pkeys0.as<uint32_t>();
+    xyzz_dev* pp = ppts0.as<xyzz_dev>();
+    pick_accumulate<C, Mul>(min_blocks)<<<grid_for(threads, ab), ab, 0, stream>>>(
+        kb.Current(), src, count, range, threads, lay, pk, pp);
+    if (!launched("accumulate_kernel", error)) return false;
+    scratch* in_k = &pkeys0;
+    scratch* in_p = &ppts0;
+    scratch* out_k = &pkeys1;
+    scratch* out_p = &ppts1;
+    while (threads > 1) {
+      const std::size_t m = 2 * threads;
+      range = merge_fan_in;
+      threads = (m + range - 1) / range;
+      accumulate_kernel<C, Mul, partial_source<C>, 1><<<grid_for(threads, ab), ab, 0, stream>>>(
+          in_k->as<uint32_t>(), partial_source<C>{in_p->as<xyzz_dev>()}, m, range, threads, lay,
+          out_k->as<uint32_t>(), out_p->as<xyzz_dev>());
+      if (!launched("accumulate_kernel (merge)", error)) return false;
+      std::swap(in_k, out_k);
+      std::swap(in_p, out_p);
+    }
+    const int e_a = mark(error);
+    ev_digits.push_back(prev), ev_digits.push_back(e_d);
+    ev_sort.push_back(e_d), ev_sort.push_back(e_s);
+    ev_acc.push_back(e_s), ev_acc.push_back(e_a);
+    prev = e_a;
+  }
+
+  // Bucket reduction, then tree sums down to <= host_tail_per_window per window.
+  reduce_segments_kernel<C, Mul><<<grid_for(static_cast<std::size_t>(segments) * windows, block_threads), block_threads, 0,
+                                stream>>>(buckets.as<xyzz_dev>(), per_window, g, segments, windows,
+                                          red0.as<xyzz_dev>());
+  if (!launched("reduce_segments_kernel", error)) return false;
+  unsigned have = segments;
+  scratch* rin = &red0;
+  scratch* rout = &red1;
+  const unsigned host_tail = std::is_same_v<C, g2c> ? host_tail_per_window_g2 : host_tail_per_window;
+  while (have > host_tail) {
+    const unsigned next = (have + merge_fan_in - 1) / merge_fan_in;
+    sum_groups_kernel<C, Mul><<<grid_for(static_cast<std::size_t>(next) * windows, block_threads), block_threads, 0,
+                             stream>>>(rin->as<xyzz_dev>(), have, merge_fan_in, next, windows,
+                                       rout->as<xyzz_dev>());
+    if (!launched("sum_groups_kernel", error)) return false;
+    std::swap(rin, rout);
+    have = next;
+  }
+  const int e_reduced = mark(error);
+  std::vector<host_xyzz> tail(static_cast<std::size_t>(have) * windows);
+  static_assert(sizeof(host_xyzz) == sizeof(xyzz_dev), "host and device XYZZ layouts");
+  if (!ok(cudaMemcpyAsync(tail.data(), rin->ptr, tail.size() * sizeof(xyzz_dev), cudaMemcpyDeviceToHost, stream),
+          "copy window sums", error) ||
+      !ok(cudaStreamSynchronize(stream), "msm kernels", error))
+    return false;
+  const int e_end = mark(error);  // recorded after the copy completed
+
+  // Host: per-window sums, then Horner over windows (c doublings each).
+  const auto host_start = std::chrono::steady_clock::now();
+  host_xyzz acc = host_xyzz::identity();
+  for (unsigned w = windows; w-- > 0;) {
+    for (unsigned i = 0; i < c && !acc.is_identity(); ++i) acc = acc.dbl();
+    for (unsigned j = 0; j < have; ++j) acc = acc + tail[static_cast<std::size_t>(w) * have + j];
+  }
+  out = acc.to_jacobian();
+  const double host_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - host_start).count();
+
+  if (opt.profile) {
+    if (!ok(cudaEventSynchronize(events[e_end]), "profile events", error)) return false;
+    prof.scalars_ms += between(e_start, e_scalars);
+    for (std::size_t i = 0; i < ev_digits.size(); i += 2) {
+      prof.digits_ms += between(ev_digits[i], ev_digits[i + 1]);
+      prof.sort_ms += between(ev_sort[i], ev_sort[i + 1]);
+      prof.accumulate_ms += between(ev_acc[i], ev_acc[i + 1]);
+    }
+    prof.reduce_ms = between(prev, e_reduced);
+    prof.host_ms = between(e_reduced, e_end) + host_ms;
+    prof.total_ms = between(e_start, e_end) + host_ms + upload_ms_host;
+  }
+  return true;
+}
+
+// The public entry points, the same for both curves (Bases: g1_ or g2_device_bases).
+template <class Bases, class Point>
+bool g1_msm_context::impl::msm_device(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out,
+                                      std::string& error) {
+  if (n > scalars.size() || n > bases.size()) {
+    error = "msm: more scalars than bases or than the scalar vector holds";
+    return false;
+  }
+  if (n >= (std::size_t{1} << 31)) {
+    error = "msm: n must be below 2^31";
+    return false;
+  }
+  return dispatch(bases, scalars.device_data(), n, out, error, 0);
+}
+
+template <class Bases, class Point>
+bool g1_msm_context::impl::msm_host(const Bases& bases, std::span<const ff::fr> scalars, Point& out,
+                                    std::string& error) {
+  const std::size_t n = scalars.size();
+  if (n > bases.size()) {
+    error = "msm: more scalars than bases";
+    return false;
+  }
+  if (n >= (std::size_t{1} << 31)) {
+    error = "msm: n must be below 2^31";
+    return false;
+  }
+  if (n == 0) {
+    out = Point::identity();
+    return true;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!host_scalars.reserve(n * sizeof(ff::fr), error) ||
+      !ok(cudaMemcpyAsync(host_scalars.ptr, scalars.data(), n * sizeof(ff::fr), cudaMemcpyHostToDevice, stream),
+          "copy scalars", error) ||
+      !ok(cudaStreamSynchronize(stream), "copy scalars", error))
+    return false;
+  const double upload_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return dispatch(bases, host_scalars.as<const ff::fr>(), n, out, error, upload_ms);
+}
+
+template <class Bases, class Point>
+bool g1_msm_context::impl::msm_density(const Bases& bases, const base::density_bitmap& density,
+                                       std::span<const ff::fr> scalars, Point& out, std::string& error) {
+  if (scalars.size() != density.size()) {
+    error = "msm: density size differs from the scalar count";
+    return false;
+  }
+  // The bases are stored compacted by density (bellperson's parameter layout): the j-th base
+  // belongs to the j-th set position, so compacting the scalars makes a dense MSM.
+  std::vector<ff::fr> compact;
+  compact.reserve(density.count());
+  for (std::size_t i = 0; i < scalars.size(); ++i)
+    if (density.test(i)) compact.push_back(scalars[i]);
+  return msm_host(bases, std::span<const ff::fr>(compact), out, error);
+}
+
+bool g1_msm_context::msm(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                         ec::g1_jacobian& out, std::string& error) {
+  return impl_->msm_device(bases, scalars, n, out, error);
+}
+bool g1_msm_context::msm(const g1_device_bases& bases, std::span<const ff::fr> scalars, ec::g1_jacobian& out,
+                         std::string& error) {
+  return impl_->msm_host(bases, scalars, out, error);
+}
+bool g1_msm_context::msm(const g1_device_bases& bases, const base::density_bitmap& density,
+                         std::span<const ff::fr> scalars, ec::g1_jacobian& out, std::string& error) {
+  return impl_->msm_density(bases, density, scalars, out, error);
+}
+bool g1_msm_context::msm(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                         ec::g2_jacobian& out, std::string& error) {
+  return impl_->msm_device(bases, scalars, n, out, error);
+}
+bool g1_msm_context::msm(const g2_device_bases& bases, std::span<const ff::fr> scalars, ec::g2_jacobian& out,
+                         std::string& error) {
+  return impl_->msm_host(bases, scalars, out, error);
+}
+bool g1_msm_context::msm(const g2_device_bases& bases, const base::density_bitmap& density,
+                         std::span<const ff::fr> scalars, ec::g2_jacobian& out, std::string& error) {
+  return impl_->msm_density(bases, density, scalars, out, error);
+}
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,185 @@
+// G1 and G2 multi-scalar multiplication on one CUDA device with the bases resident in device memory.
+// Plain C++ (no CUDA types): callers need no nvcc. The result equals msm::pippenger /
+// msm::multiexp (the CPU oracle) as a group element; tests compare affine coordinates.
+//
+// Usage: upload the bases once (g1_device_bases), then call g1_msm_context::msm with scalars
+// from the host or already on the device (e.g. the h vector left by ntt_context::compute_h).
+//
+// Algorithm (docs/gpu.md has the measurements and the window choice):
+//   1. scalars (Montgomery Fr) -> canonical k; k > (r-1)/2 becomes r - k with the point negated
+//      (k < 2^254); signed c-bit digits d in [-2^(c-1)+1, 2^(c-1)] over W = ceil(255/c) windows;
+//   2. per group of windows, (key = window|bucket |d|, value = point index|sign) pairs, sorted by
+//      key on the device (CUB radix sort over c + log2(group) bits);
+//   3. accumulation balanced by entries, not buckets: the sorted list is cut into equal ranges,
+//      one thread per range adds its bases (XYZZ, 8M + 2S each) bucket by bucket; a bucket
+//      wholly inside one range is written directly, one that crosses range ends leaves partial
+//      sums that a few merge passes (16 to 1) combine, so a bucket of any size (all scalars 1)
+//      is split over many threads;
+//   4. bucket reduction per window: segments of g buckets, one thread each, running sums
+//      give A = sum i B_i and R = sum B_i, plus (segment offset) * R by double-and-add; the
+//      segment sums are added in a tree on the device, the last few per window on the host;
+//   5. windows combined on the host (Horner: c doublings per window).
+// G2 (bellperson's B_G2 MSM) runs the same kernels over Fp2 points (g2_device.cuh): one bucket
+// addition is 28 Fp products instead of 10, a point 384 B instead of 192 B; G2 always uses the
+// ptx32_call multiplier (options().mul applies to G1 only).
+// Every CUDA failure comes back as false plus an error string naming the call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "backend/cuda/ntt_cuda.hpp"
+#include "base/density_bitmap.hpp"
+#include "ec/point.hpp"
+
+namespace cuzk::cuda {
+
+// n affine G1 points in device memory (96 B each: x, y in Montgomery form; infinity as (0, 0)).
+// Move-only; freed with the object.
+class g1_device_bases {
+ public:
+  g1_device_bases() = default;
+  ~g1_device_bases();
+  g1_device_bases(g1_device_bases&& o) noexcept;
+  g1_device_bases& operator=(g1_device_bases&& o) noexcept;
+  g1_device_bases(const g1_device_bases&) = delete;
+  g1_device_bases& operator=(const g1_device_bases&) = delete;
+
+  // Copies the points in (any previous contents are freed).
+  bool upload(std::span<const ec::g1_affine> points, std::string& error);
+  // n points: points[i] = distinct[i mod distinct.size()] (benchmarks: a few distinct points
+  // make any n without generating n points on the host).
+  bool upload_repeated(std::span<const ec::g1_affine> distinct, std::size_t n, std::string& error);
+
+  std::size_t size() const { return n_; }
+  const void* device_data() const { return ptr_; }  // a device pointer: not for host access
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// n affine G2 points in device memory (192 B each: x, y as Fp2 in Montgomery form; infinity as
+// (0, 0)). Same interface as g1_device_bases.
+class g2_device_bases {
+ public:
+  g2_device_bases() = default;
+  ~g2_device_bases();
+  g2_device_bases(g2_device_bases&& o) noexcept;
+  g2_device_bases& operator=(g2_device_bases&& o) noexcept;
+  g2_device_bases(const g2_device_bases&) = delete;
+  g2_device_bases& operator=(const g2_device_bases&) = delete;
+
+  bool upload(std::span<const ec::g2_affine> points, std::string& error);
+  bool upload_repeated(std::span<const ec::g2_affine> distinct, std::size_t n, std::string& error);
+
+  std::size_t size() const { return n_; }
+  const void* device_data() const { return ptr_; }  // a device pointer: not for host access
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// ptx32: PTX CIOS inlined at every call site; ptx32_call: the same product as one out-of-line
+// function (smaller code); portable64: the mont_field template (fp_device.cuh).
+enum class fp_mul_kernel : uint8_t { ptx32, portable64, ptx32_call };
+
+struct g1_msm_options {
+  unsigned window_bits = 0;           // c; 0 = default_window_bits(n); else 2..24
+  // Measured at 2^26 (128-register cap): ptx32_call 616 ms, ptx32 704 ms (inlined, its code
+  // outgrows the instruction cache); portable64 1.7x slower than ptx32 at 2^24 (it spills).
+  fp_mul_kernel mul = fp_mul_kernel::ptx32_call;
+  std::size_t max_pairs_per_sort = std::size_t{1} << 28;  // windows per sort: n * group <= this
+  unsigned accumulate_threads = 0;    // threads over the sorted list; 0 = 4 per resident slot
+  unsigned accumulate_block = 256;    // threads per block of the accumulation kernel (32..256,
+                                      // multiple of 32)
+  unsigned accumulate_min_blocks = 2; // register cap of the accumulation kernel: 1 = none, 2 = 128
+                                      // registers (16 warps per SM), 3 = 85; measured best: 2
+                                      // with 256-thread blocks (docs/gpu.md). Only ptx32_call
+                                      // has all three; the other multipliers always use 2
+  unsigned g2_accumulate_min_blocks = 1;  // the same cap for G2 (1 or 2; 3 acts as 2): measured
+                                          // best 1, no cap (2^24: 604 ms against 706 with 128)
+  unsigned reduce_segment = 0;        // buckets per reduction thread; 0 = automatic
+  bool profile = false;               // time each phase (adds synchronisation; see profile())
+};
+
+// Milliseconds per phase of the last msm call (profile = true), summed over window groups.
+struct g1_msm_profile {
+  double scalars_ms = 0;     // upload (host scalars) + canonical form + sign fold
+  double digits_ms = 0;      // digit extraction into (key, value) pairs
+  double sort_ms = 0;
+  double accumulate_ms = 0;  // bucket sums, merge passes included
+  double reduce_ms = 0;      // bucket reduction and device tree sums
+  double host_ms = 0;        // copy back, last sums and window combination on the host
+  double total_ms = 0;
+  unsigned window_bits = 0, windows = 0, windows_per_sort = 0;
+};
+
+// The window size used when none is forced, from measurements on the H200 (docs/gpu.md).
+unsigned default_window_bits(std::size_t n);
+
+class g1_msm_context {
+ public:
+  // A context on device 0 with its own stream; scratch memory grows on demand and is kept.
+  static std::unique_ptr<g1_msm_context> create(std::string& error);
+  ~g1_msm_context();
+  g1_msm_context(const g1_msm_context&) = delete;
+  g1_msm_context& operator=(const g1_msm_context&) = delete;
+
+  const g1_msm_options& options() const;
+  bool set_options(const g1_msm_options& o, std::string& error);
+
+  // sum_i scalars[i] * bases[i], i < scalars.size() <= bases.size(); scalars in Montgomery form
+  // (ff::fr values, as the prover holds them).
+  bool msm(const g1_device_bases& bases, std::span<const ff::fr> scalars, ec::g1_jacobian& out, std::string& error);
+  // The same with the scalars already on the device (the first n elements of `scalars`).
+  bool msm(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n, ec::g1_jacobian& out,
+           std::string& error);
+  // bellperson's density-filtered multiexp: sum over positions i with density.test(i) of
+  // scalars[i] * bases[rank(i)]; scalars.size() == density.size(), bases.size() >= density.count().
+  bool msm(const g1_device_bases& bases, const base::density_bitmap& density, std::span<const ff::fr> scalars,
+           ec::g1_jacobian& out, std::string& error);
+  // The same three over G2 bases (same options and profile; mul is ignored).
+  bool msm(const g2_device_bases& bases, std::span<const ff::fr> scalars, ec::g2_jacobian& out, std::string& error);
+  bool msm(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n, ec::g2_jacobian& out,
+           std::string& error);
+  bool msm(const g2_device_bases& bases, const base::density_bitmap& density, std::span<const ff::fr> scalars,
+           ec::g2_jacobian& out, std::string& error);
+
+  const g1_msm_profile& profile() const;
+
+ private:
+  g1_msm_context();
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// Device halves of the G1 arithmetic tests: element-wise on device 0 with both multipliers.
+//   fp: mul (ptx, portable), add, sub, neg of (a[i], b[i]);
+//   points: for xyzz p[i] (any, identity included) and affine q[i] (not infinity):
+//   add_mixed(p, q), add(p, xyzz(q')) with q' = the xyzz p[(i+1) % n], dbl(p).
+struct g1_selftest_result {
+  std::vector<ff::fp> mul_ptx, mul_portable, add, sub, neg;
+  std::vector<ec::g1_xyzz> add_mixed_ptx, add_mixed_portable, add_ptx, dbl_ptx;
+};
+bool run_g1_selftest(std::span<const ff::fp> a, std::span<const ff::fp> b, std::span<const ec::g1_xyzz> p,
+                     std::span<const ec::g1_affine> q, g1_selftest_result& out, std::string& error);
+
+// Device halves of the G2 arithmetic tests (ptx32_call multiplier, as the G2 MSM uses):
+//   fp2: mul, sqr (of a[i]), add, sub, neg of (a[i], b[i]);
+//   point_*: as for G1, add_mixed(p, q), add(p, p[(i+1) % n]), dbl(p).
+struct g2_selftest_result {
+  std::vector<ff::fp2> mul, sqr, add, sub, neg;
+  std::vector<ec::g2_xyzz> point_add_mixed, point_add, point_dbl;
+};
+bool run_g2_selftest(std::span<const ff::fp2> a, std::span<const ff::fp2> b, std::span<const ec::g2_xyzz> p,
+                     std::span<const ec::g2_affine> q, g2_selftest_result& out, std::string& error);
+
+// Throughput of one Fp multiplier (chains x length dependent products); products per second.
+double measure_fp_mul_rate(fp_mul_kernel kind, std::size_t chains, unsigned length, std::string& error);
+
+}  // namespace cuzk::cuda

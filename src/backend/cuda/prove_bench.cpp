@@ -1,0 +1,293 @@
+// prove_partition and SpMV benchmark on the GPU (cuda_prove_bench; run by scripts/device-bench
+// prove). Timing only: correctness is tests/unit/cuda/cuda_backend_test.cpp (byte for byte
+// against the CPU backend at small sizes).
+//
+// Circuits: PoRep-like synthetic shapes of 2^k domain rows: num_constraints = 0.9707 * 2^k and
+// num_aux = num_constraints (the 32 GiB PoRep partition: 130.28M constraints, 130.17M aux, 328
+// inputs in 2^27), 328 inputs. Rows have 2-3 / 1 / 2-3 entries in A / B / C (means 2.4 / 1.0 /
+// 2.2), columns mostly among the ~64 most recent aux variables (synthesis allocates as it goes),
+// 5% anywhere, some ONE; B only uses every fourth aux variable (PoRep's B density is 25.4%).
+// 90% of the coefficients are +-1, the rest from a table of 200 (1-byte tags on the device).
+// Witness: aux 45% zero, 45% one, 10% random (PoRep witnesses are mostly bits).
+// Parameters: 1,024 distinct random points per query, repeated (bases are gathered from HBM as
+// with a real SRS; the point values do not change the timing).
+//
+// Prints, per size: shape/SRS generation and first (cold) proof, then per-stage timings of the
+// best of `reps` warm proofs; SpMV alone (CUDA events, best of reps) with its floor:
+//   bytes = matrices (5 B per entry + 4 B per row per matrix) + witness read once + a, b, c
+//   written (96 B per row); floor = bytes / 4.8 TB/s. The "gather" figure counts one 32-byte
+//   sector per entry instead of the witness once (no L2 reuse at all).
+// Usage: cuda_prove_bench [spmv] [reps (3)] [log2 sizes... (20 24)]   (spmv: SpMV only, no proofs)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/spmv_cuda.hpp"
+#include "base/executor.hpp"
+#include "groth16/params.hpp"
+
+namespace {
+
+namespace cuda = cuzk::cuda;
+namespace groth16 = cuzk::groth16;
+namespace r1cs = cuzk::r1cs;
+namespace ec = cuzk::ec;
+using cuzk::ff::fr;
+using clock_type = std::chrono::steady_clock;
+
+constexpr double hbm_bytes_per_s = 4.8e12;
+constexpr std::size_t porep_inputs = 328;
+constexpr std::size_t coeff_table = 200;
+constexpr std::size_t distinct_points = 1024;
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "cuda_prove_bench: %s\n", what.c_str());
+  std::exit(1);
+}
+double seconds_since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+
+// SplitMix64 on a counter: a stateless hash, so rows and values can be made in parallel.
+uint64_t mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// Entries of row r in matrix which (0, 1, 2 = A, B, C).
+unsigned row_length(unsigned which, std::size_t r) {
+  const uint64_t h = mix(r * 3 + which) % 10;
+  if (which == 0) return h < 4 ? 3 : 2;  // 2.4
+  if (which == 1) return 1;
+  return h < 2 ? 3 : 2;  // 2.2
+}
+
+r1cs::r1cs_shape porep_like_shape(unsigned log_m, cuzk::base::executor& ex) {
+  r1cs::r1cs_shape s;
+  const std::size_t m = std::size_t{1} << log_m;
+  s.num_inputs = porep_inputs;
+  s.num_constraints = static_cast<std::size_t>(static_cast<double>(m) * 0.9707);
+  s.num_aux = s.num_constraints;
+  std::mt19937_64 rng(42);
+  s.coeffs = {fr::one(), -fr::one()};
+  while (s.coeffs.size() < coeff_table) s.coeffs.push_back(fr::random(rng));
+  const std::size_t ni = s.num_inputs, na = s.num_aux, rows = s.num_constraints;
+  for (unsigned which = 0; which < 3; ++which) {
+    r1cs::csr_matrix& mat = which == 0 ? s.a : which == 1 ? s.b : s.c;
+    mat.row_ptr.resize(rows + 1);
+    mat.row_ptr[0] = 0;
+    for (std::size_t r = 0; r < rows; ++r) mat.row_ptr[r + 1] = mat.row_ptr[r] + row_length(which, r);
+    mat.cols.resize(mat.row_ptr[rows]);
+    mat.coeff_ids.resize(mat.row_ptr[rows]);
+    ex.parallel_for(rows, 1 << 16, [&](std::size_t lo, std::size_t hi) {
+      for (std::size_t r = lo; r < hi; ++r) {
+        const std::size_t e0 = mat.row_ptr[r], len = mat.row_ptr[r + 1] - e0;
+        uint32_t cols[3];
+        std::size_t k = 0;
+        for (std::size_t j = 0; k < len && j < 16; ++j) {
+          const uint64_t h = mix((r << 8) ^ (which << 5) ^ j ^ 0x5bd1e995ULL);
+          std::size_t col;
+          if (h % 100 < 3) {
+            col = 0;  // ONE
+          } else {
+            const std::size_t aux = h % 100 < 8 ? (h >> 8) % na : (r > 64 ? r - (h >> 8) % 64 : (h >> 8) % (r + 1)) % na;
+            col = ni + (which == 1 ? aux & ~std::size_t{3} : aux);
+          }
+          if (std::find(cols, cols + k, static_cast<uint32_t>(col)) == cols + k) cols[k++] = static_cast<uint32_t>(col);
+        }
+        for (std::size_t j = 0; k < len; ++j) {  // (16 draws not distinct: practically never)
+          const auto col = static_cast<uint32_t>(ni + (r + j) % na);
+          if (std::find(cols, cols + k, col) == cols + k) cols[k++] = col;
+        }
+        for (std::size_t i = 1; i < len; ++i)  // ascending columns (at most 3)
+          for (std::size_t j = i; j > 0 && cols[j - 1] > cols[j]; --j) std::swap(cols[j - 1], cols[j]);
+        for (std::size_t j = 0; j < len; ++j) {
+          const uint64_t h = mix(e0 + j + (uint64_t{which} << 60));
+          mat.cols[e0 + j] = cols[j];
+          mat.coeff_ids[e0 + j] = h % 10 < 6 ? 0 : h % 10 < 9 ? 1 : static_cast<uint32_t>(2 + (h >> 8) % (coeff_table - 2));
+        }
+      }
+    });
+  }
+  s.a_aux_density = r1cs::density_bitmap(na);
+  s.b_input_density = r1cs::density_bitmap(ni);
+  s.b_aux_density = r1cs::density_bitmap(na);
+  for (uint32_t col : s.a.cols)
+    if (col >= ni) s.a_aux_density.set(col - ni);
+  for (uint32_t col : s.b.cols) {
+    if (col < ni)
+      s.b_input_density.set(col);
+    else
+      s.b_aux_density.set(col - ni);
+  }
+  return s;
+}
+
+void porep_like_witness(const r1cs::r1cs_shape& s, std::vector<fr>& inputs, std::vector<fr>& aux,
+                        cuzk::base::executor& ex) {
+  inputs.assign(s.num_inputs, fr::one());
+  aux.resize(s.num_aux);
+  ex.parallel_for(aux.size(), 1 << 16, [&](std::size_t lo, std::size_t hi) {
+    std::mt19937_64 rng(mix(lo));
+    for (std::size_t i = lo; i < hi; ++i) {
+      const uint64_t h = rng() % 100;
+      aux[i] = h < 45 ? fr::zero() : h < 90 ? fr::one() : fr::random(rng);
+    }
+  });
+  for (std::size_t i = 1; i < inputs.size(); ++i) inputs[i] = fr::from_u64(mix(i));
+}
+
+template <class Affine>
+std::vector<Affine> repeated(const std::vector<Affine>& distinct, std::size_t n, cuzk::base::executor& ex) {
+  std::vector<Affine> out(n);
+  ex.parallel_for(n, 1 << 16, [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t i = lo; i < hi; ++i) out[i] = distinct[i % distinct.size()];
+  });
+  return out;
+}
+
+groth16::parameters porep_like_parameters(const r1cs::r1cs_shape& s, std::size_t m, cuzk::base::executor& ex) {
+  std::mt19937_64 rng(7);
+  std::vector<ec::g1_affine> g1(distinct_points);
+  std::vector<ec::g2_affine> g2(distinct_points);
+  ec::g1_jacobian p1 = ec::g1_jacobian::generator();
+  ec::g2_jacobian p2 = ec::g2_jacobian::generator();
+  const ec::g1_jacobian step1 = ec::scalar_mul(p1, fr::random(rng));
+  const ec::g2_jacobian step2 = ec::scalar_mul(p2, fr::random(rng));
+  for (std::size_t i = 0; i < distinct_points; ++i) {
+    g1[i] = (p1 += step1).to_affine();
+    g2[i] = (p2 += step2).to_affine();
+  }
+  groth16::parameters p;
+  p.vk.alpha_g1 = g1[1];
+  p.vk.beta_g1 = g1[2];
+  p.vk.beta_g2 = g2[3];
+  p.vk.gamma_g2 = g2[4];
+  p.vk.delta_g1 = g1[5];
+  p.vk.delta_g2 = g2[6];
+  p.vk.ic = repeated(g1, s.num_inputs, ex);
+  const std::size_t b_count = s.b_input_density.count() + s.b_aux_density.count();
+  p.h = repeated(g1, m - 1, ex);
+  p.l = repeated(g1, s.num_aux, ex);
+  p.a = repeated(g1, s.num_inputs + s.a_aux_density.count(), ex);
+  p.b_g1 = repeated(g1, b_count, ex);
+  p.b_g2 = repeated(g2, b_count, ex);
+  return p;
+}
+
+void print_timings(const char* label, const groth16::prove_timings& t) {
+  std::printf("  %-6s total %8.1f ms | abc %7.1f  h %7.1f  msm_h %7.1f  msm_l %7.1f  msm_a %7.1f  msm_b_g1 %7.1f"
+              "  msm_b_g2 %7.1f  assembly %5.1f\n",
+              label, t.total * 1e3, t.abc * 1e3, t.h * 1e3, t.msm_h * 1e3, t.msm_l * 1e3, t.msm_a * 1e3,
+              t.msm_b_g1 * 1e3, t.msm_b_g2 * 1e3, t.assembly * 1e3);
+}
+
+void bench_spmv(const r1cs::r1cs_shape& s, std::size_t m, const std::vector<fr>& inputs, const std::vector<fr>& aux,
+                unsigned reps) {
+  std::string error;
+  auto shape = cuda::device_shape::upload(s, error);
+  auto ctx = shape ? cuda::spmv_context::create(nullptr, error) : nullptr;
+  if (!ctx) die(error);
+  cuda::device_fr_vector w, a, b, c;
+  auto t0 = clock_type::now();
+  if (!ctx->upload_witness(*shape, inputs, aux, w, error)) die(error);
+  const double upload_s = seconds_since(t0);
+  // The same upload through pinned double-buffered chunks (second run: the pool's buffer exists).
+  const auto pool = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
+  auto staged = cuda::spmv_context::create(pool.get(), error);
+  if (!staged) die(error);
+  double pinned_s = 1e300;
+  for (int i = 0; i < 2; ++i) {
+    t0 = clock_type::now();
+    if (!staged->upload_witness(*shape, inputs, aux, w, error)) die(error);
+    pinned_s = std::min(pinned_s, seconds_since(t0));
+  }
+  double best = 1e300;
+  for (unsigned i = 0; i < reps + 1; ++i) {  // the first run allocates a, b, c
+    if (!ctx->mark_start(error) || !ctx->evaluate_abc(*shape, w, m, a, b, c, error)) die(error);
+    const double ms = ctx->elapsed_ms(error);
+    if (ms < 0) die(error);
+    if (i > 0) best = std::min(best, ms);
+  }
+  const double nnz = static_cast<double>(s.a.nnz() + s.b.nnz() + s.c.nnz());
+  const double rows = static_cast<double>(s.num_constraints), dm = static_cast<double>(m);
+  const double ideal = static_cast<double>(shape->matrix_bytes()) + static_cast<double>(w.size()) * 32 + 96.0 * dm;
+  const double gather = static_cast<double>(shape->matrix_bytes()) + nnz * 32 + 96.0 * dm;
+  const double wbytes = static_cast<double>(w.size()) * 32;
+  std::printf("  SpMV: %.0f entries (%.2f / %.2f / %.2f per row), tags %u B\n", nnz,
+              static_cast<double>(s.a.nnz()) / rows, static_cast<double>(s.b.nnz()) / rows,
+              static_cast<double>(s.c.nnz()) / rows, shape->tag_bytes());
+  std::printf("  witness upload %.2f GB: pageable %.1f ms, pinned chunks %.1f ms (PCIe floor %.1f ms at 55 GB/s)\n",
+              wbytes / 1e9, upload_s * 1e3, pinned_s * 1e3, wbytes / 55e9 * 1e3);
+  std::printf("  SpMV: best %.2f ms; floor %.2f ms (%.2f GB at 4.8 TB/s), ratio %.2f; gather-bound floor %.2f ms\n", best,
+              ideal / hbm_bytes_per_s * 1e3, ideal / 1e9, best / (ideal / hbm_bytes_per_s * 1e3),
+              gather / hbm_bytes_per_s * 1e3);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int arg = 1;
+  const bool spmv_only = argc > arg && std::string(argv[arg]) == "spmv";
+  if (spmv_only) ++arg;
+  const unsigned reps = argc > arg ? static_cast<unsigned>(std::max(1, std::atoi(argv[arg]))) : 3;
+  std::vector<unsigned> logs;
+  for (int i = arg + 1; i < argc; ++i) logs.push_back(static_cast<unsigned>(std::atoi(argv[i])));
+  if (logs.empty()) logs = {20, 24};
+  std::string error;
+  cuda::device_info info;
+  if (!cuda::get_device_info(info, error)) die(error);
+  std::printf("device: %s, %d SMs, %.0f MHz, %.1f GiB\n", info.name.c_str(), info.sm_count, info.clock_khz / 1e3,
+              static_cast<double>(info.total_memory) / 1073741824.0);
+  auto ex = cuzk::base::make_thread_pool_executor(0);
+  std::printf("CPU threads: %zu\n", ex->concurrency());
+
+  for (unsigned log_m : logs) {
+    const std::size_t m = std::size_t{1} << log_m;
+    std::printf("\n== 2^%u domain (PoRep-like) ==\n", log_m);
+    auto t0 = clock_type::now();
+    const r1cs::r1cs_shape s = porep_like_shape(log_m, *ex);
+    std::vector<fr> inputs, aux;
+    porep_like_witness(s, inputs, aux, *ex);
+    std::printf("  shape and witness generated in %.1f s: %zu constraints, %zu inputs, %zu aux\n", seconds_since(t0),
+                s.num_constraints, s.num_inputs, s.num_aux);
+
+    bench_spmv(s, m, inputs, aux, reps);
+    if (spmv_only) continue;
+
+    t0 = clock_type::now();
+    const groth16::parameters p = porep_like_parameters(s, m, *ex);
+    std::printf("  parameters generated in %.1f s: A / B_G1 bases %zu / %zu\n", seconds_since(t0), p.a.size(),
+                p.b_g1.size());
+
+    {
+      auto gpu = cuda::cuda_backend::create(*ex, {}, error);
+      if (!gpu) die(error);
+      std::printf("  arbiter capacity %s\n", cuda::format_bytes(gpu->arbiter().capacity()).c_str());
+      const auto pv = groth16::parameters_view::of(p);
+      const fr r = fr::from_u64(12345), sv = fr::from_u64(67890);
+      groth16::prove_timings t, best;
+      best.total = 1e300;
+      t0 = clock_type::now();
+      (void)gpu->prove_partition(pv, s, inputs, aux, r, sv, &t);
+      std::printf("  first proof (uploads SRS %s and the shape): %.2f s\n",
+                  cuda::format_bytes((p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * 96).c_str(),
+                  seconds_since(t0));
+      print_timings("cold", t);
+      for (unsigned i = 0; i < reps; ++i) {
+        (void)gpu->prove_partition(pv, s, inputs, aux, r, sv, &t);
+        if (t.total < best.total) best = t;
+      }
+      print_timings("best", best);
+      const double device = best.abc + best.h + best.msm_h + best.msm_l + best.msm_a + best.msm_b_g1 + best.msm_b_g2;
+      std::printf("  device stages (abc .. msm_b_g2) %.1f ms; reserved between proofs (resident) %s\n", device * 1e3,
+                  cuda::format_bytes(gpu->arbiter().in_use()).c_str());
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,397 @@
+// Device SpMV and MSM-scalar compaction (spmv_cuda.hpp has the layout and the costs).
+#include "backend/cuda/spmv_cuda.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "backend/cuda/device_memory.hpp"
+#include "backend/cuda/fr_device.cuh"
+
+namespace cuzk::cuda {
+
+namespace {
+
+using dev::fr32;
+
+constexpr unsigned block_threads = 256;
+constexpr std::size_t staging_chunk_bytes = std::size_t{32} << 20;  // per half of the double buffer
+constexpr auto staging_timeout = std::chrono::seconds(60);
+
+bool ok(cudaError_t e, const char* what, std::string& error) {
+  if (e == cudaSuccess) return true;
+  error = std::string(what) + ": " + cudaGetErrorString(e);
+  return false;
+}
+bool launched(const char* what, std::string& error) { return ok(cudaGetLastError(), what, error); }
+unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
+
+unsigned tag_bytes_for(std::size_t table_size) { return table_size <= 256 ? 1 : table_size <= 65536 ? 2 : 4; }
+
+// A device allocation freed with its owner.
+struct device_block {
+  void* ptr = nullptr;
+  ~device_block() {
+    if (ptr) cudaFree(ptr);
+  }
+};
+
+template <class Tag>
+struct matrix_view {
+  const uint32_t* row_ptr;
+  const uint32_t* cols;
+  const Tag* tags;
+};
+
+// sum over row `row` of coeff * w[col]: +1 / -1 by tag, others by one multiply with the table.
+template <class Tag>
+__device__ __forceinline__ fr32 row_dot(const matrix_view<Tag>& m, uint32_t row, const ff::fr* __restrict__ w,
+                                        const ff::fr* __restrict__ table) {
+  fr32 acc{};
+  const uint32_t lo = m.row_ptr[row], hi = m.row_ptr[row + 1];
+  for (uint32_t e = lo; e < hi; ++e) {
+    const fr32 v = dev::load(w + m.cols[e]);
+    const uint32_t t = m.tags[e];
+    if (t == 0)
+      acc = dev::add(acc, v);
+    else if (t == 1)
+      acc = dev::sub(acc, v);
+    else
+      acc = dev::add(acc, dev::fr_mul_portable::mul(v, dev::load_ro(table + t)));
+  }
+  return acc;
+}
+
+// One thread per domain row: the shape's rows, then the input constraints, then zeros.
+template <class Tag>
+__global__ void __launch_bounds__(block_threads)
+    abc_kernel(matrix_view<Tag> ma, matrix_view<Tag> mb, matrix_view<Tag> mc, const ff::fr* __restrict__ w,
+               const ff::fr* __restrict__ table, uint32_t rows, uint32_t inputs, uint32_t num_aux, uint32_t m,
+               ff::fr* __restrict__ a, ff::fr* __restrict__ b, ff::fr* __restrict__ c) {
+  const uint32_t row = blockIdx.x * block_threads + threadIdx.x;
+  if (row >= m) return;
+  const fr32 zero{};
+  if (row < rows) {
+    dev::store(a + row, row_dot(ma, row, w, table));
+    dev::store(b + row, row_dot(mb, row, w, table));
+    dev::store(c + row, row_dot(mc, row, w, table));
+  } else if (row - rows < inputs) {
+    dev::store(a + row, dev::load(w + num_aux + (row - rows)));
+    dev::store(b + row, zero);
+    dev::store(c + row, zero);
+  } else {
+    dev::store(a + row, zero);
+    dev::store(b + row, zero);
+    dev::store(c + row, zero);
+  }
+}
+
+// dst[rank(i)] = src[i] for the set positions i < nbits of a density bitmap.
+__global__ void compact_kernel(const uint64_t* __restrict__ words, const uint32_t* __restrict__ ranks, uint64_t nbits,
+                               const ff::fr* __restrict__ src, ff::fr* __restrict__ dst) {
+  const uint64_t i = static_cast<uint64_t>(blockIdx.x) * block_threads + threadIdx.x;
+  if (i >= nbits) return;
+  const uint64_t word = words[i >> 6];
+  const unsigned bit = static_cast<unsigned>(i & 63);
+  if (!((word >> bit) & 1)) return;
+  const uint32_t pos = ranks[i >> 6] + static_cast<uint32_t>(__popcll(word & ((uint64_t{1} << bit) - 1)));
+  dev::store(dst + pos, dev::load(src + i));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// device_shape
+// ---------------------------------------------------------------------------------------------
+struct device_matrix {
+  device_block row_ptr, cols, tags;
+  std::size_t nnz = 0;
+};
+
+struct device_density {
+  device_block words, ranks;
+  std::size_t bits = 0, count = 0;
+};
+
+struct device_shape::impl {
+  std::size_t num_constraints = 0, num_inputs = 0, num_aux = 0;
+  unsigned tag_bytes = 1;
+  device_matrix a, b, c;
+  device_block table;
+  std::size_t table_size = 0;
+  device_density a_aux, b_input, b_aux;
+  std::size_t device_bytes = 0, matrix_bytes = 0;
+};
+
+device_shape::device_shape() : impl_(std::make_unique<impl>()) {}
+device_shape::~device_shape() = default;
+
+std::size_t device_shape::num_constraints() const { return impl_->num_constraints; }
+std::size_t device_shape::num_inputs() const { return impl_->num_inputs; }
+std::size_t device_shape::num_aux() const { return impl_->num_aux; }
+std::size_t device_shape::a_aux_count() const { return impl_->a_aux.count; }
+std::size_t device_shape::b_input_count() const { return impl_->b_input.count; }
+std::size_t device_shape::b_aux_count() const { return impl_->b_aux.count; }
+unsigned device_shape::tag_bytes() const { return impl_->tag_bytes; }
+std::size_t device_shape::device_bytes() const { return impl_->device_bytes; }
+std::size_t device_shape::matrix_bytes() const { return impl_->matrix_bytes; }
+
+namespace {
+
+std::size_t matrix_bytes_of(const r1cs::csr_matrix& m, unsigned tag_bytes) {
+  return (m.rows() + 1) * 4 + m.nnz() * (4 + tag_bytes);
+}
+std::size_t density_bytes_of(const base::density_bitmap& d) { return d.words().size() * (8 + 4); }
+
+bool upload_block(device_block& blk, const void* src, std::size_t bytes, const char* what, std::string& error) {
+  if (bytes == 0) return true;
+  return ok(cudaMalloc(&blk.ptr, bytes), what, error) &&
+         ok(cudaMemcpy(blk.ptr, src, bytes, cudaMemcpyHostToDevice), what, error);
+}
+
+template <class Tag>
+bool upload_tags(device_block& blk, const std::vector<uint32_t>& ids, std::string& error) {
+  std::vector<Tag> t(ids.begin(), ids.end());  // ids < table size, which fits Tag
+  return upload_block(blk, t.data(), t.size() * sizeof(Tag), "upload (coefficient tags)", error);
+}
+
+bool upload_matrix(device_matrix& dm, const r1cs::csr_matrix& m, std::size_t num_inputs, std::size_t num_aux,
+                   unsigned tag_bytes, std::string& error) {
+  if (m.nnz() >= (std::size_t{1} << 32)) {
+    error = "device_shape: a matrix has 2^32 entries or more (32-bit row offsets)";
+    return false;
+  }
+  dm.nnz = m.nnz();
+  std::vector<uint32_t> rp(m.row_ptr.begin(), m.row_ptr.end());
+  if (rp.empty()) rp.push_back(0);
+  // Columns in the device witness layout aux || inputs.
+  std::vector<uint32_t> cols(m.cols.size());
+  for (std::size_t e = 0; e < cols.size(); ++e) {
+    const uint32_t col = m.cols[e];
+    cols[e] = col < num_inputs ? static_cast<uint32_t>(num_aux + col) : static_cast<uint32_t>(col - num_inputs);
+  }
+  if (!upload_block(dm.row_ptr, rp.data(), rp.size() * 4, "upload (row offsets)", error) ||
+      !upload_block(dm.cols, cols.data(), cols.size() * 4, "upload (columns)", error))
+    return false;
+  switch (tag_bytes) {
+    case 1: return upload_tags<uint8_t>(dm.tags, m.coeff_ids, error);
+    case 2: return upload_tags<uint16_t>(dm.tags, m.coeff_ids, error);
+    default: return upload_tags<uint32_t>(dm.tags, m.coeff_ids, error);
+  }
+}
+
+bool upload_density(device_density& dd, const base::density_bitmap& d, std::string& error) {
+  dd.bits = d.size();
+  dd.count = d.count();
+  const auto& words = d.words();
+  std::vector<uint32_t> ranks(words.size());
+  uint64_t r = 0;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    ranks[i] = static_cast<uint32_t>(r);
+    r += static_cast<uint64_t>(std::popcount(words[i]));
+  }
+  return upload_block(dd.words, words.data(), words.size() * 8, "upload (density)", error) &&
+         upload_block(dd.ranks, ranks.data(), ranks.size() * 4, "upload (density ranks)", error);
+}
+
+}  // namespace
+
+std::size_t device_shape::device_bytes_for(const r1cs::r1cs_shape& s) {
+  const unsigned tb = tag_bytes_for(s.coeffs.size());
+  return matrix_bytes_of(s.a, tb) + matrix_bytes_of(s.b, tb) + matrix_bytes_of(s.c, tb) + s.coeffs.size() * 32 +
+         density_bytes_of(s.a_aux_density) + density_bytes_of(s.b_input_density) + density_bytes_of(s.b_aux_density);
+}
+
+std::unique_ptr<device_shape> device_shape::upload(const r1cs::r1cs_shape& s, std::string& error) {
+  if (s.num_columns() >= (std::size_t{1} << 32) || s.num_constraints + s.num_inputs >= (std::size_t{1} << 32)) {
+    error = "device_shape: 2^32 columns or rows or more";
+    return nullptr;
+  }
+  if (s.a.rows() != s.num_constraints || s.b.rows() != s.num_constraints || s.c.rows() != s.num_constraints) {
+    error = "device_shape: matrix row counts differ from num_constraints";
+    return nullptr;
+  }
+  std::unique_ptr<device_shape> d(new device_shape());
+  impl& m = *d->impl_;
+  m.num_constraints = s.num_constraints;
+  m.num_inputs = s.num_inputs;
+  m.num_aux = s.num_aux;
+  m.tag_bytes = tag_bytes_for(s.coeffs.size());
+  m.table_size = s.coeffs.size();
+  if (!ok(cudaSetDevice(0), "cudaSetDevice", error) ||
+      !upload_matrix(m.a, s.a, s.num_inputs, s.num_aux, m.tag_bytes, error) ||
+      !upload_matrix(m.b, s.b, s.num_inputs, s.num_aux, m.tag_bytes, error) ||
+      !upload_matrix(m.c, s.c, s.num_inputs, s.num_aux, m.tag_bytes, error) ||
+      !upload_block(m.table, s.coeffs.data(), s.coeffs.size() * sizeof(ff::fr), "upload (coefficients)", error) ||
+      !upload_density(m.a_aux, s.a_aux_density, error) || !upload_density(m.b_input, s.b_input_density, error) ||
+      !upload_density(m.b_aux, s.b_aux_density, error))
+    return nullptr;
+  m.matrix_bytes = matrix_bytes_of(s.a, m.tag_bytes) + matrix_bytes_of(s.b, m.tag_bytes) +
+                   matrix_bytes_of(s.c, m.tag_bytes) + s.coeffs.size() * 32;
+  m.device_bytes = device_bytes_for(s);
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// spmv_context
+// ---------------------------------------------------------------------------------------------
+struct spmv_context::impl {
+  pinned_host_pool* pinned = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t ev_start = nullptr, ev_stop = nullptr;
+  cudaEvent_t staged[2] = {nullptr, nullptr};
+  ~impl() {
+    for (cudaEvent_t e : {ev_start, ev_stop, staged[0], staged[1]})
+      if (e) cudaEventDestroy(e);
+    if (stream) cudaStreamDestroy(stream);
+  }
+  // Host -> device copy of `bytes`; through two pinned halves when a pool is present (the host
+  // memcpy of one chunk overlaps the DMA of the other), else one pageable copy.
+  bool copy_in(void* dst, const void* src, std::size_t bytes, std::string& error);
+};
+
+spmv_context::spmv_context() : impl_(std::make_unique<impl>()) {}
+spmv_context::~spmv_context() = default;
+
+std::unique_ptr<spmv_context> spmv_context::create(pinned_host_pool* pinned, std::string& error) {
+  std::unique_ptr<spmv_context> ctx(new spmv_context());
+  impl& m = *ctx->impl_;
+  m.pinned = pinned;
+  if (!ok(cudaSetDevice(0), "cudaSetDevice", error) ||
+      !ok(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking), "cudaStreamCreate", error) ||
+      !ok(cudaEventCreate(&m.ev_start), "cudaEventCreate", error) ||
+      !ok(cudaEventCreate(&m.ev_stop), "cudaEventCreate", error) ||
+      !ok(cudaEventCreateWithFlags(&m.staged[0], cudaEventDisableTiming), "cudaEventCreate", error) ||
+      !ok(cudaEventCreateWithFlags(&m.staged[1], cudaEventDisableTiming), "cudaEventCreate", error))
+    return nullptr;
+  return ctx;
+}
+
+bool spmv_context::impl::copy_in(void* dst, const void* src, std::size_t bytes, std::string& error) {
+  if (bytes == 0) return true;
+  if (!pinned) {
+    return ok(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream), "witness upload", error) &&
+           ok(cudaStreamSynchronize(stream), "witness upload", error);
+  }
+  const std::size_t chunk = std::min(bytes, staging_chunk_bytes);
+  pinned_host_pool::buffer buf;
+  try {
+    buf = pinned->acquire(2 * chunk, std::chrono::duration_cast<std::chrono::milliseconds>(staging_timeout));
+  } catch (const std::exception& e) {
+    error = std::string("witness staging: ") + e.what();
+    return false;
+  }
+  char* halves[2] = {static_cast<char*>(buf.data()), static_cast<char*>(buf.data()) + chunk};
+  bool fine = true;
+  std::size_t k = 0;
+  for (std::size_t off = 0; off < bytes && fine; off += chunk, k ^= 1) {
+    const std::size_t n = std::min(chunk, bytes - off);
+    // The half's previous DMA must be done before it is overwritten.
+    fine = ok(cudaEventSynchronize(staged[k]), "witness staging", error);
+    if (!fine) break;
+    std::memcpy(halves[k], static_cast<const char*>(src) + off, n);
+    fine = ok(cudaMemcpyAsync(static_cast<char*>(dst) + off, halves[k], n, cudaMemcpyHostToDevice, stream),
+              "witness upload", error) &&
+           ok(cudaEventRecord(staged[k], stream), "cudaEventRecord", error);
+  }
+  // The buffer goes back to the pool only after its last copy finished.
+  return ok(cudaStreamSynchronize(stream), "witness upload", error) && fine;
+}
+
+bool spmv_context::upload_witness(const device_shape& shape, std::span<const ff::fr> inputs,
+                                  std::span<const ff::fr> aux, device_fr_vector& w, std::string& error) {
+  if (inputs.size() != shape.num_inputs() || aux.size() != shape.num_aux()) {
+    error = "spmv_context::upload_witness: witness sizes differ from the shape's";
+    return false;
+  }
+  if (!w.resize(aux.size() + inputs.size(), error)) return false;
+  return impl_->copy_in(w.device_data(), aux.data(), aux.size_bytes(), error) &&
+         impl_->copy_in(w.device_data() + aux.size(), inputs.data(), inputs.size_bytes(), error);
+}
+
+bool spmv_context::evaluate_abc(const device_shape& shape, const device_fr_vector& w, std::size_t m,
+                                device_fr_vector& a, device_fr_vector& b, device_fr_vector& c, std::string& error) {
+  const device_shape::impl& s = shape.internals();
+  if (m < s.num_constraints + s.num_inputs || m >= (std::size_t{1} << 32)) {
+    error = "spmv_context::evaluate_abc: m must hold the rows and input constraints, and be below 2^32";
+    return false;
+  }
+  if (w.size() != s.num_aux + s.num_inputs) {
+    error = "spmv_context::evaluate_abc: the witness vector does not match the shape";
+    return false;
+  }
+  if (!a.resize(m, error) || !b.resize(m, error) || !c.resize(m, error)) return false;
+  const auto rows = static_cast<uint32_t>(s.num_constraints), ni = static_cast<uint32_t>(s.num_inputs),
+             na = static_cast<uint32_t>(s.num_aux), mm = static_cast<uint32_t>(m);
+  const ff::fr* table = static_cast<const ff::fr*>(s.table.ptr);
+  auto launch = [&](auto tag) {
+    using Tag = decltype(tag);
+    auto view = [](const device_matrix& dm) {
+      return matrix_view<Tag>{static_cast<const uint32_t*>(dm.row_ptr.ptr), static_cast<const uint32_t*>(dm.cols.ptr),
+                              static_cast<const Tag*>(dm.tags.ptr)};
+    };
+    abc_kernel<Tag><<<grid_for(m), block_threads, 0, impl_->stream>>>(
+        view(s.a), view(s.b), view(s.c), w.device_data(), table, rows, ni, na, mm, a.device_data(), b.device_data(),
+        c.device_data());
+  };
+  if (s.tag_bytes == 1)
+    launch(uint8_t{});
+  else if (s.tag_bytes == 2)
+    launch(uint16_t{});
+  else
+    launch(uint32_t{});
+  return launched("abc_kernel", error);
+}
+
+bool spmv_context::compact_msm_scalars(const device_shape& shape, const device_fr_vector& w, query q,
+                                       device_fr_vector& out, std::size_t& n, std::string& error) {
+  const device_shape::impl& s = shape.internals();
+  if (w.size() != s.num_aux + s.num_inputs) {
+    error = "spmv_context::compact_msm_scalars: the witness vector does not match the shape";
+    return false;
+  }
+  const ff::fr* aux = w.device_data();
+  const ff::fr* inputs = w.device_data() + s.num_aux;
+  const std::size_t lead = q == query::a ? s.num_inputs : s.b_input.count;
+  const device_density& aux_density = q == query::a ? s.a_aux : s.b_aux;
+  n = lead + aux_density.count;
+  if (out.size() < n) {
+    error = "spmv_context::compact_msm_scalars: output vector too small";
+    return false;
+  }
+  auto compact = [&](const device_density& d, const ff::fr* src, ff::fr* dst) {
+    if (d.bits == 0) return true;
+    compact_kernel<<<grid_for(d.bits), block_threads, 0, impl_->stream>>>(
+        static_cast<const uint64_t*>(d.words.ptr), static_cast<const uint32_t*>(d.ranks.ptr), d.bits, src, dst);
+    return launched("compact_kernel", error);
+  };
+  // A: inputs have full density (their input constraints put them in A).
+  const bool lead_ok = q == query::a ? ok(cudaMemcpyAsync(out.device_data(), inputs, s.num_inputs * sizeof(ff::fr),
+                                                          cudaMemcpyDeviceToDevice, impl_->stream),
+                                          "copy inputs", error)
+                                     : compact(s.b_input, inputs, out.device_data());
+  return lead_ok && compact(aux_density, aux, out.device_data() + lead);
+}
+
+bool spmv_context::synchronize(std::string& error) {
+  return ok(cudaStreamSynchronize(impl_->stream), "spmv_context::synchronize", error);
+}
+
+bool spmv_context::mark_start(std::string& error) {
+  return ok(cudaEventRecord(impl_->ev_start, impl_->stream), "cudaEventRecord", error);
+}
+
+double spmv_context::elapsed_ms(std::string& error) {
+  float ms = 0;
+  if (!ok(cudaEventRecord(impl_->ev_stop, impl_->stream), "cudaEventRecord", error) ||
+      !ok(cudaEventSynchronize(impl_->ev_stop), "cudaEventSynchronize", error) ||
+      !ok(cudaEventElapsedTime(&ms, impl_->ev_start, impl_->ev_stop), "cudaEventElapsedTime", error))
+    return -1;
+  return ms;
+}
+
+}  // namespace cuzk::cuda

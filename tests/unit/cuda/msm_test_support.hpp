@@ -1,0 +1,102 @@
+// Shared by the device MSM tests (cuda_msm_test for G1, cuda_msm_g2_test for G2): the GPU guard,
+// one MSM context per process, pseudo-random bases and scalars, and the CPU / GPU MSM pair that
+// every differential test compares. Templated on the curve so both groups draw their inputs and
+// run their oracles the same way.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/field_selftest.hpp"
+#include "backend/cuda/msm_cuda.hpp"
+#include "base/executor.hpp"
+#include "msm/msm.hpp"
+#include "support/seed.hpp"
+
+#define REQUIRE_GPU()                                                                                            \
+  do {                                                                                                           \
+    std::string why_;                                                                                            \
+    if (cuzk::cuda::device_count(why_) == 0)                                                                    \
+      GTEST_SKIP() << "no GPU available (" << why_ << "): device test skipped";                                  \
+  } while (0)
+
+namespace cuzk::cuda::test_support {
+
+// One context for the whole test binary (its scratch grows on demand and is kept).
+inline g1_msm_context& context() {
+  static std::unique_ptr<g1_msm_context> ctx = [] {
+    std::string error;
+    auto c = g1_msm_context::create(error);
+    if (!c) ADD_FAILURE() << "g1_msm_context::create: " << error;
+    return c;
+  }();
+  return *ctx;
+}
+
+template <class Curve>
+struct device_bases_for;
+template <>
+struct device_bases_for<ec::g1_curve> {
+  using type = g1_device_bases;
+};
+template <>
+struct device_bases_for<ec::g2_curve> {
+  using type = g2_device_bases;
+};
+
+// n pseudo-random bases: a random start plus one of 8 random steps per point (msm_test's recipe:
+// distinct points at the cost of one addition each).
+template <class Curve>
+std::vector<ec::affine_point<Curve>> random_bases(std::size_t n, test::seeded_rng& rng) {
+  using jac = ec::jacobian_point<Curve>;
+  std::vector<jac> steps;
+  for (int i = 0; i < 8; ++i) steps.push_back(ec::scalar_mul(jac::generator(), ff::fr::random(rng)));
+  std::vector<jac> pts(n);
+  jac p = ec::scalar_mul(jac::generator(), ff::fr::random(rng));
+  for (std::size_t i = 0; i < n; ++i) {
+    p = p + steps[rng() % steps.size()];
+    pts[i] = p;
+  }
+  std::vector<ec::affine_point<Curve>> out(n);
+  ec::batch_to_affine(std::span<const jac>(pts), std::span<ec::affine_point<Curve>>(out));
+  return out;
+}
+
+inline std::vector<ff::fr> random_scalars(std::size_t n, test::seeded_rng& rng) {
+  std::vector<ff::fr> s(n);
+  for (auto& x : s) x = ff::fr::random(rng);
+  return s;
+}
+
+// The oracle: the CPU multiexp on one thread.
+template <class Curve>
+ec::jacobian_point<Curve> cpu_msm(const std::vector<ec::affine_point<Curve>>& b, const std::vector<ff::fr>& s) {
+  base::serial_executor ex;
+  return msm::multiexp<Curve>(std::span<const ec::affine_point<Curve>>(b), std::span<const ff::fr>(s), ex);
+}
+
+// The device MSM with options `o` (restored to the defaults afterwards).
+template <class Curve>
+ec::jacobian_point<Curve> gpu_msm(const std::vector<ec::affine_point<Curve>>& b, const std::vector<ff::fr>& s,
+                                  const g1_msm_options& o = {}) {
+  std::string error;
+  typename device_bases_for<Curve>::type db;
+  EXPECT_TRUE(db.upload(b, error)) << error;
+  EXPECT_TRUE(context().set_options(o, error)) << error;
+  ec::jacobian_point<Curve> out;
+  EXPECT_TRUE(context().msm(db, std::span<const ff::fr>(s), out, error)) << error;
+  EXPECT_TRUE(context().set_options({}, error)) << error;
+  return out;
+}
+
+// Affine coordinates equal (the identity only to the identity).
+template <class Curve>
+void expect_same(const ec::jacobian_point<Curve>& got, const ec::jacobian_point<Curve>& want, const std::string& what) {
+  EXPECT_EQ(got.to_affine(), want.to_affine()) << what;
+}
+
+}  // namespace cuzk::cuda::test_support
