@@ -4,12 +4,21 @@
 //   cuzk-bench single -t porep --c1 c1.json            one Prove call, prints timings and the proof
 //   cuzk-bench single -t test --log2-constraints 10    a synthetic test-circuit job
 //   cuzk-bench batch -n 10 -j 3 -t porep --c1 c1.json  N Prove calls, C at a time; throughput
+//   cuzk-bench stress --duration 60 --rate test:10:2=1.5 --rate test:12=0.2   open-loop mixed load
+//   (batch and stress: summary table with s/proof, p50/p95/max latency, per-stage medians;
+//    --json; --timeline out.svg draws every partition's stages per worker; a progress bar on
+//    stderr when it is a terminal)
 //   cuzk-bench submit ... / await JOB / cancel JOB     the asynchronous RPCs
 //   cuzk-bench preload porep-32g / evict porep-32g
 //
 // ADDR: "host:port" (default 127.0.0.1:9820), "http://host:port" or "unix:///path".
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -24,10 +33,13 @@
 #include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
 
+#include "bench_report.hpp"
+#include "bench_timeline.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 
 namespace pb = cuzk::v1;
+namespace bench = cuzk::bench;
 
 namespace {
 
@@ -43,6 +55,10 @@ struct options {
   std::uint32_t count = 3, concurrency = 1;
   std::string job_id, circuit_id;
   std::uint64_t timeout_ms = 0;
+  std::string timeline;             // batch/stress: write an SVG timeline here
+  double duration_s = 10;           // stress: submission window
+  std::vector<std::string> rates;   // stress: "KIND[:K[:PARTITIONS]]=PER_SECOND"
+  std::uint32_t max_inflight = 64;  // stress: client-side cap on concurrent calls
 };
 
 [[noreturn]] void die(const std::string& msg) {
@@ -236,65 +252,245 @@ int cmd_single(const options& o) {
   return resp.result().status() == pb::AwaitProofResponse::COMPLETED ? 0 : 1;
 }
 
+// A progress line on stderr, only when stderr is a terminal (never in logs or pipes).
+class progress_bar {
+ public:
+  progress_bar(bool enabled, std::uint32_t total) : on_(enabled && ::isatty(STDERR_FILENO)), total_(total) {}
+  ~progress_bar() { finish(); }
+  // Clears the line (before the summary is printed).
+  void finish() {
+    std::lock_guard lock(mu_);
+    if (on_ && drawn_) std::fputs("\r\033[K", stderr);
+    drawn_ = false;
+  }
+  void update(std::uint32_t done, std::uint32_t failed, std::uint32_t in_flight, double elapsed_s) {
+    if (!on_) return;
+    std::lock_guard lock(mu_);
+    constexpr int width = 30;
+    const int filled = total_ ? static_cast<int>(width * std::min(1.0, static_cast<double>(done) / total_)) : 0;
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(width, '.');
+    std::fprintf(stderr, "\r[%s] %u/%s done, %u failed, %u in flight, %.1f s ", bar.c_str(), done,
+                 total_ ? std::to_string(total_).c_str() : "?", failed, in_flight, elapsed_s);
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+
+ private:
+  bool on_;
+  std::uint32_t total_;
+  bool drawn_ = false;
+  std::mutex mu_;
+};
+
+// One Prove call -> one report record (the proof itself is dropped).
+bench::record prove_once(pb::ProvingEngine::Stub& stub, pb::SubmitProofRequest req, const std::string& label,
+                         std::uint64_t timeout_ms) {
+  pb::ProveRequest pr;
+  *pr.mutable_submit() = std::move(req);
+  pb::ProveResponse resp;
+  grpc::ClientContext ctx;
+  set_deadline(ctx, timeout_ms);
+  const auto s = std::chrono::steady_clock::now();
+  auto st = stub.Prove(&ctx, pr, &resp);
+  bench::record rec;
+  rec.label = label;
+  rec.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count();
+  if (!st.ok()) {
+    rec.status = "RPC_ERROR";
+    rec.error = std::to_string(st.error_code()) + " " + st.error_message();
+    return rec;
+  }
+  const auto& r = resp.result();
+  rec.job_id = r.job_id();
+  rec.status = pb::AwaitProofResponse::Status_Name(r.status());
+  rec.error = r.error_message();
+  rec.queue_ms = static_cast<double>(r.queue_wait_ms());
+  rec.srs_ms = static_cast<double>(r.srs_load_ms());
+  rec.synth_ms = static_cast<double>(r.synthesis_ms());
+  rec.gpu_ms = static_cast<double>(r.gpu_compute_ms());
+  rec.total_ms = static_cast<double>(r.total_ms());
+  rec.submitted_us = r.submitted_us();
+  for (const auto& p : r.partitions()) {
+    rec.partitions.push_back({p.index(), p.witness_worker(), p.device_worker(), p.synth_start_us(), p.synth_end_us(),
+                              p.device_start_us(), p.device_end_us()});
+  }
+  return rec;
+}
+
+std::string label_of(const pb::SubmitProofRequest& r) {
+  if (r.proof_kind() == pb::TEST_CIRCUIT) {
+    return "test-k" + std::to_string(r.test_circuit().log2_constraints()) + "x" +
+           std::to_string(r.test_circuit().partitions());
+  }
+  switch (r.proof_kind()) {
+    case pb::POREP_SEAL_COMMIT: return "porep";
+    case pb::SNAP_DEALS_UPDATE: return "snap";
+    case pb::WINDOW_POST_PARTITION: return "wpost";
+    case pb::WINNING_POST: return "winning";
+    default: return "kind-" + std::to_string(static_cast<int>(r.proof_kind()));
+  }
+}
+
+// Prints the summary (table or JSON) and writes the timeline; returns the exit status.
+int report(const options& o, const std::vector<bench::record>& records, const bench::run_info& info) {
+  const auto u = bench::device_busy(records);
+  if (o.json) {
+    std::string j = bench::summary_json(records, info);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, ",\"device\":{\"workers\":%u,\"span_s\":%.3f,\"busy_s\":%.3f,\"idle_fraction\":%.4f}}",
+                  u.workers, u.span_s, u.busy_s, u.idle_fraction);
+    j.pop_back();
+    std::cout << j << buf << "\n";
+  } else {
+    std::cout << bench::summary_table(records, info);
+    if (u.workers) {
+      std::printf("  device workers: %u, busy %.1f%% of %.3f s from first to last device call (idle gaps %.1f%%)\n",
+                  u.workers, 100 * (1 - u.idle_fraction), u.span_s, 100 * u.idle_fraction);
+    }
+  }
+  if (!o.timeline.empty()) {
+    std::ofstream out(o.timeline, std::ios::trunc);
+    out << bench::timeline_svg(records);
+    if (!out) die("cannot write " + o.timeline);
+    if (!o.json) std::cout << "  timeline: " << o.timeline << "\n";
+  }
+  return std::all_of(records.begin(), records.end(), [](const auto& r) { return r.completed(); }) ? 0 : 1;
+}
+
 int cmd_batch(const options& o) {
   auto ch = channel(o);
   auto base = make_request(o);  // read inputs once
+  const std::string label = label_of(base);
   std::atomic<std::uint32_t> next{0};
   std::mutex mu;
-  std::vector<double> lat;
-  std::uint32_t completed = 0, failed = 0, errors = 0;
-  std::string first_error;
+  std::vector<bench::record> records;
+  std::uint32_t failed = 0;
+  progress_bar bar(!o.json, o.count);
   const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::vector<std::thread> threads;
-  for (std::uint32_t t = 0; t < std::max(1u, o.concurrency); ++t) {
+  const std::uint32_t workers = std::max(1u, std::min(o.concurrency, o.count));
+  for (std::uint32_t t = 0; t < workers; ++t) {
     threads.emplace_back([&] {
       auto stub = pb::ProvingEngine::NewStub(ch);
       while (next++ < o.count) {
-        pb::ProveRequest req;
-        *req.mutable_submit() = base;
-        req.mutable_submit()->set_request_id(fresh_id());
-        pb::ProveResponse resp;
-        grpc::ClientContext ctx;
-        set_deadline(ctx, o.timeout_ms);
-        const auto s = std::chrono::steady_clock::now();
-        auto st = stub->Prove(&ctx, req, &resp);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count();
+        auto req = base;
+        req.set_request_id(fresh_id());
+        auto rec = prove_once(*stub, std::move(req), label, o.timeout_ms);
         std::lock_guard lock(mu);
-        lat.push_back(ms);
-        if (!st.ok()) {
-          ++errors;
-          if (first_error.empty()) first_error = "RPC: " + st.error_message();
-        } else if (resp.result().status() == pb::AwaitProofResponse::COMPLETED) {
-          ++completed;
-        } else {
-          ++failed;
-          if (first_error.empty()) first_error = resp.result().error_message();
-        }
+        failed += rec.completed() ? 0 : 1;
+        records.push_back(std::move(rec));
+        const auto done = static_cast<std::uint32_t>(records.size());
+        bar.update(done, failed, std::min(o.count, next.load()) - done, elapsed());
       }
     });
   }
   for (auto& t : threads) t.join();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::sort(lat.begin(), lat.end());
-  double sum = 0;
-  for (double l : lat) sum += l;
-  const double avg = lat.empty() ? 0 : sum / static_cast<double>(lat.size());
-  const double per = completed ? wall / completed : 0;
-  if (o.json) {
-    std::printf(
-        "{\"count\":%u,\"concurrency\":%u,\"completed\":%u,\"failed\":%u,\"rpc_errors\":%u,\"wall_s\":%.3f,"
-        "\"s_per_proof\":%.3f,\"latency_ms\":{\"min\":%.1f,\"avg\":%.1f,\"max\":%.1f}}\n",
-        o.count, o.concurrency, completed, failed, errors, wall, per, lat.empty() ? 0 : lat.front(), avg,
-        lat.empty() ? 0 : lat.back());
-  } else {
-    std::printf("batch: %u proofs, concurrency %u: %u completed, %u failed, %u RPC errors in %.3f s\n", o.count,
-                o.concurrency, completed, failed, errors, wall);
-    if (completed) std::printf("  throughput %.3f s/proof (%.2f proofs/min)\n", per, 60.0 / per);
-    std::printf("  latency ms: min %.1f avg %.1f max %.1f\n", lat.empty() ? 0 : lat.front(), avg,
-                lat.empty() ? 0 : lat.back());
-    if (!first_error.empty()) std::printf("  first error: %s\n", first_error.c_str());
+  bar.finish();
+  bench::run_info info{"batch", elapsed(), o.concurrency, 0};
+  return report(o, records, info);
+}
+
+// "test:10:2=1.5" -> (request, label, per second). Filecoin kinds take their inputs from the
+// common options (--c1, --vanilla, ...).
+struct stream {
+  pb::SubmitProofRequest req;
+  std::string label;
+  double per_second = 0;
+};
+
+stream parse_rate(const options& o, const std::string& spec) {
+  const auto eq = spec.rfind('=');
+  if (eq == std::string::npos) die("--rate " + spec + ": expected KIND[:K[:PARTITIONS]]=PER_SECOND");
+  std::vector<std::string> parts;
+  std::stringstream ss(spec.substr(0, eq));
+  for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+  options oo = o;
+  oo.kind = parts.empty() ? "" : parts[0];
+  try {
+    if (parts.size() > 1) oo.log2_constraints = static_cast<std::uint32_t>(std::stoul(parts[1]));
+    if (parts.size() > 2) oo.partitions = static_cast<std::uint32_t>(std::stoul(parts[2]));
+  } catch (const std::exception&) {
+    die("--rate " + spec + ": K and PARTITIONS must be numbers");
   }
-  return completed == o.count ? 0 : 1;
+  if (parts.size() > 3) die("--rate " + spec + ": too many fields");
+  stream s;
+  s.req = make_request(oo);
+  s.label = label_of(s.req);
+  try {
+    s.per_second = std::stod(spec.substr(eq + 1));
+  } catch (const std::exception&) {
+    die("--rate " + spec + ": rate is not a number");
+  }
+  if (!(s.per_second > 0) || s.per_second > 10000) die("--rate " + spec + ": rate must be in (0, 10000] per second");
+  return s;
+}
+
+// Open-loop load: each stream submits at its rate (evenly spaced, the streams interleaved) for
+// --duration seconds; arrivals while --max-inflight calls are open are counted as dropped (the
+// client's limit, not the daemon's). Then every open call is awaited (bounded by --timeout-ms).
+int cmd_stress(const options& o) {
+  if (o.rates.empty()) die("stress: give at least one --rate KIND[:K[:PARTITIONS]]=PER_SECOND");
+  if (!(o.duration_s > 0) || o.duration_s > 24 * 3600) die("stress: --duration must be in (0, 86400] seconds");
+  std::vector<stream> streams;
+  for (const auto& r : o.rates) streams.push_back(parse_rate(o, r));
+  std::uint32_t planned = 0;
+  for (const auto& s : streams) planned += static_cast<std::uint32_t>(std::ceil(s.per_second * o.duration_s));
+  const std::uint64_t timeout = o.timeout_ms ? o.timeout_ms : static_cast<std::uint64_t>(o.duration_s * 1000) + 600000;
+  auto ch = channel(o);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<bench::record> records;
+  std::uint32_t in_flight = 0, failed = 0, dropped = 0;
+  progress_bar bar(!o.json, planned);
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const auto end = t0 + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(o.duration_s));
+  auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  std::vector<std::uint64_t> sent(streams.size(), 0);
+  std::vector<std::thread> calls;
+  for (;;) {
+    // The stream whose next arrival is earliest.
+    std::size_t pick = 0;
+    clock::time_point due = clock::time_point::max();
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+      const auto t = t0 + std::chrono::duration_cast<clock::duration>(
+                              std::chrono::duration<double>(static_cast<double>(sent[i]) / streams[i].per_second));
+      if (t < due) {
+        due = t;
+        pick = i;
+      }
+    }
+    if (due >= end) break;
+    std::this_thread::sleep_until(due);
+    ++sent[pick];
+    std::unique_lock lock(mu);
+    if (in_flight >= o.max_inflight) {
+      ++dropped;
+      continue;
+    }
+    ++in_flight;
+    lock.unlock();
+    auto req = streams[pick].req;
+    req.set_request_id(fresh_id());
+    calls.emplace_back([&, req = std::move(req), label = streams[pick].label]() mutable {
+      auto stub = pb::ProvingEngine::NewStub(ch);
+      auto rec = prove_once(*stub, std::move(req), label, timeout);
+      std::lock_guard l(mu);
+      failed += rec.completed() ? 0 : 1;
+      records.push_back(std::move(rec));
+      --in_flight;
+      bar.update(static_cast<std::uint32_t>(records.size()), failed, in_flight, elapsed());
+      cv.notify_all();
+    });
+  }
+  for (auto& t : calls) t.join();
+  bar.finish();
+  bench::run_info info{"stress", elapsed(), o.max_inflight, o.duration_s};
+  const int rc = report(o, records, info);
+  if (dropped && !o.json) std::printf("  %u arrivals dropped (client limit --max-inflight %u)\n", dropped, o.max_inflight);
+  return dropped ? 1 : rc;
 }
 
 int cmd_submit(const options& o) {
@@ -369,7 +565,11 @@ int cmd_status(const options& o) {
     if (w.busy()) std::cout << w.job_id() << " " << w.proof_kind() << " partition " << w.partition() << "\n";
     else std::cout << "idle\n";
   }
-  for (const auto& g : resp.gpus()) std::cout << "  gpu " << g.ordinal() << " " << g.name() << "\n";
+  for (const auto& g : resp.gpus()) {
+    std::cout << "  gpu " << g.ordinal() << " " << g.name() << ": device memory "
+              << (g.vram_total_bytes() - g.vram_free_bytes()) << " / " << g.vram_total_bytes() << " bytes reserved"
+              << (g.current_job_id().empty() ? ", idle" : ", proving " + g.current_job_id()) << "\n";
+  }
   return 0;
 }
 
@@ -484,6 +684,15 @@ int main(int argc, char** argv) {
   add_job_options(batch, o);
   batch->add_option("-n,--count", o.count, "number of proofs")->capture_default_str();
   batch->add_option("-j,--concurrency", o.concurrency, "concurrent Prove calls")->capture_default_str();
+  batch->add_option("--timeline", o.timeline, "write an SVG timeline of every partition's stages per worker");
+  auto* stress = app.add_subcommand("stress", "mixed kinds at given rates for a bounded time (Prove); summary");
+  add_job_options(stress, o);
+  stress->add_option("--rate", o.rates, "KIND[:K[:PARTITIONS]]=PER_SECOND, repeatable (e.g. test:10:2=1.5)")
+      ->required();
+  stress->add_option("--duration", o.duration_s, "seconds of submissions")->capture_default_str();
+  stress->add_option("--max-inflight", o.max_inflight, "client limit on open calls (more arrivals are dropped)")
+      ->capture_default_str();
+  stress->add_option("--timeline", o.timeline, "write an SVG timeline of every partition's stages per worker");
   auto* submit = app.add_subcommand("submit", "submit without waiting (SubmitProof); prints the job id");
   add_job_options(submit, o);
   auto* await = app.add_subcommand("await", "wait for a job (AwaitProof)");
@@ -503,6 +712,7 @@ int main(int argc, char** argv) {
   if (*metrics) return cmd_metrics(o);
   if (*single) return cmd_single(o);
   if (*batch) return cmd_batch(o);
+  if (*stress) return cmd_stress(o);
   if (*submit) return cmd_submit(o);
   if (*await) return cmd_await(o);
   if (*cancel) return cmd_cancel(o);

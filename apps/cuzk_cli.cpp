@@ -4,6 +4,8 @@
 //   cuzk verify --vkey verification_key.json --proof proof.json --public public.json
 //   cuzk zkey info FILE
 //   cuzk zkey export-vkey --zkey Z --vkey verification_key.json
+//   cuzk zkey new --circuit test-k<K> --zkey OUT.zkey [--wtns OUT.wtns --seed N]  (snarkjs key of a
+//                                                                             built-in test circuit)
 //   cuzk params info FILE                                                  (bellperson .params/.vk)
 //   cuzk setup  --circuit test-k<K> --params OUT.params --vk OUT.vk         (bellperson format,
 //   cuzk prove  --circuit test-k<K> --params P --seed N --proof OUT.proof --public OUT.inputs
@@ -42,6 +44,7 @@
 #include "base/executor.hpp"
 #include "base/os_rng.hpp"
 #include "ec/subgroup.hpp"
+#include "gadgets/circuit/circuit_registry.hpp"
 #include "groth16/digest.hpp"
 #include "groth16/file_io.hpp"
 #include "groth16/params_reader.hpp"
@@ -52,6 +55,7 @@
 #include "groth16/snarkjs_format.hpp"
 #include "groth16/snarkjs_json.hpp"
 #include "groth16/snarkjs_prover.hpp"
+#include "groth16/snarkjs_writer.hpp"
 #include "groth16/verifier.hpp"
 #include "groth16/verifying_key.hpp"
 #include "testcircuit/mimc_chain.hpp"
@@ -445,7 +449,11 @@ int cmd_bp_prove(const args& a) {
   const std::uint64_t seed = parse_seed(a.required("seed"));
   const std::string& path = a.required("params");
   g16::parameters p;
-  if (g16::read_error e = g16::read_parameters_file(path, p, cuzk::ec::subgroup_check::verify); !e.ok())
+  // Subgroup checks on every point cost minutes at 2^20 (~50 us per point); --no-subgroup-check
+  // keeps the on-curve checks only, for parameter files you made yourself (benchmarks).
+  const auto check_points =
+      a.flag("no-subgroup-check") ? cuzk::ec::subgroup_check::skip : cuzk::ec::subgroup_check::verify;
+  if (g16::read_error e = g16::read_parameters_file(path, p, check_points); !e.ok())
     format_error(path + ": " + e.message());
   try {
     g16::check_parameters(g16::parameters_view::of(p), c->shape);
@@ -462,10 +470,11 @@ int cmd_bp_prove(const args& a) {
   const std::vector<fr> pub(w.inputs.begin() + 1, w.inputs.end());  // ONE excluded
   cuzk::backend::cpu::cpu_backend backend(*ex);
   g16::proof pr;
+  g16::prove_timings st;
   {
     cuzk::base::os_rng rng;
     const fr r = fr::random(rng), s = fr::random(rng);
-    pr = g16::prove(g16::parameters_view::of(p), c->shape, w.inputs, w.aux, r, s, backend);
+    pr = g16::prove(g16::parameters_view::of(p), c->shape, w.inputs, w.aux, r, s, backend, &st);
   }
   const double prove_ms = ms_since(t1);
   if (!a.flag("no-self-check")) {
@@ -479,9 +488,15 @@ int cmd_bp_prove(const args& a) {
   std::string text;
   for (const auto& x : pub) text += fr_hex(x) + "\n";
   write_text(a.required("public"), text);
-  if (a.flag("time"))
+  if (a.flag("time")) {
     std::fprintf(stderr, "cuzk prove: test-k%u seed %llu | read params %.1f ms | witness+prove %.1f ms | total %.1f ms\n",
                  c->k(), static_cast<unsigned long long>(seed), read_ms, prove_ms, ms_since(t0));
+    std::fprintf(stderr,
+                 "cuzk prove stages (ms): abc %.1f h %.1f msm_h %.1f msm_l %.1f msm_a %.1f msm_b_g1 %.1f msm_b_g2 %.1f "
+                 "assembly %.1f prove %.1f\n",
+                 1e3 * st.abc, 1e3 * st.h, 1e3 * st.msm_h, 1e3 * st.msm_l, 1e3 * st.msm_a, 1e3 * st.msm_b_g1,
+                 1e3 * st.msm_b_g2, 1e3 * st.assembly, 1e3 * st.total);
+  }
   return kOk;
 }
 
@@ -515,6 +530,77 @@ int cmd_bp_verify(const args& a) {
   return kOk;
 }
 
+// --- zkey new: a snarkjs key (and witness) for a built-in test circuit ---------------------------
+// Random toxic waste (OS RNG, dropped after use); the witness is that of `prove --circuit` for the
+// same seed (wires = inputs || aux: ONE, x_0, y, then the chain), so both provers can run on the
+// same files.
+int cmd_zkey_new(const args& a) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto ex = make_executor(a);
+  const auto c = test_circuit(a);
+  sj::zkey z;
+  {
+    cuzk::base::os_rng rng;
+    z = sj::make_zkey(c->shape, g16::toxic_waste::random(rng), *ex);
+  }
+  const double setup_ms = ms_since(t0);
+  check(sj::write_zkey_file(a.required("zkey"), z, *ex));
+  if (auto wtns = a.get("wtns")) {
+    const std::uint64_t seed = a.get("seed") ? parse_seed(*a.get("seed")) : 0;
+    const auto w = cuzk::testcircuit::compute_witness(*c, cuzk::testcircuit::partition_start(seed, 0));
+    std::vector<fr> all(w.inputs);
+    all.insert(all.end(), w.aux.begin(), w.aux.end());
+    check(sj::write_wtns_file(*wtns, all));
+  } else if (a.get("seed")) {
+    usage_error("--seed needs --wtns");
+  }
+  if (a.flag("time"))
+    std::fprintf(stderr, "cuzk zkey new: test-k%u nVars %u domain 2^%u | key %.1f ms | total %.1f ms\n", c->k(),
+                 z.n_vars, z.log_domain_size(), setup_ms, ms_since(t0));
+  return kOk;
+}
+
+// --- circuit-info: counts, nonzeros, densities and shape hash of a registered circuit ----------
+void print_circuit_info(std::string_view name, const cuzk::r1cs::r1cs_shape& s, bool json, bool last) {
+  if (json) {
+    std::printf("  {\"name\": \"%.*s\", \"constraints\": %zu, \"inputs\": %zu, \"aux\": %zu, "
+                "\"nnz_a\": %zu, \"nnz_b\": %zu, \"nnz_c\": %zu, \"a_aux_density\": %zu, "
+                "\"b_input_density\": %zu, \"b_aux_density\": %zu, \"shape_hash\": \"%s\"}%s\n",
+                static_cast<int>(name.size()), name.data(), s.num_constraints, s.num_inputs, s.num_aux, s.a.nnz(),
+                s.b.nnz(), s.c.nnz(), s.a_aux_density.count(), s.b_input_density.count(), s.b_aux_density.count(),
+                s.hash_hex().c_str(), last ? "" : ",");
+    return;
+  }
+  std::printf("%.*s\n  constraints %zu  inputs %zu (incl. ONE)  aux %zu\n  nnz A %zu  B %zu  C %zu\n"
+              "  density a_aux %zu/%zu  b_input %zu/%zu  b_aux %zu/%zu\n  shape hash %s\n",
+              static_cast<int>(name.size()), name.data(), s.num_constraints, s.num_inputs, s.num_aux, s.a.nnz(),
+              s.b.nnz(), s.c.nnz(), s.a_aux_density.count(), s.num_aux, s.b_input_density.count(), s.num_inputs,
+              s.b_aux_density.count(), s.num_aux, s.hash_hex().c_str());
+}
+
+int cmd_circuit_info(const args& a) {
+  const std::string& name = a.positional.at(0);
+  std::vector<const cuzk::gadgets::circuit_entry*> entries;
+  if (name == "all") {
+    for (const auto& e : cuzk::gadgets::circuit_registry()) entries.push_back(&e);
+  } else if (const auto* e = cuzk::gadgets::find_circuit(name)) {
+    entries.push_back(e);
+  } else {
+    std::string known;
+    for (const auto& entry : cuzk::gadgets::circuit_registry()) {
+      known += ' ';
+      known.append(entry.name);
+    }
+    usage_error("unknown circuit '" + name + "'; known:" + known);
+  }
+  const bool json = a.flag("json");
+  if (json) std::printf("[\n");
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    print_circuit_info(entries[i]->name, entries[i]->record(), json, i + 1 == entries.size());
+  if (json) std::printf("]\n");
+  return kOk;
+}
+
 // --- the table ---------------------------------------------------------------------------------
 int cmd_help(const args&);
 
@@ -530,9 +616,10 @@ const std::vector<command> kCommands = {
      "cuzk setup --circuit test-k<K> --params OUT.params --vk OUT.vk [--threads N] [--time]",
      "bellperson-format Groth16 parameters for the built-in test circuit of 2^K domain (random toxic waste)",
      cmd_bp_setup, "bellperson"},
-    {{"prove"}, {"circuit", "params", "seed", "proof", "public", "threads", "format"}, {"no-self-check", "time"}, 0,
+    {{"prove"}, {"circuit", "params", "seed", "proof", "public", "threads", "format"},
+     {"no-self-check", "time", "no-subgroup-check"}, 0,
      "cuzk prove --circuit test-k<K> --params P.params --seed N --proof OUT.proof --public OUT.inputs "
-     "[--threads N] [--time] [--no-self-check]",
+     "[--threads N] [--time] [--no-self-check] [--no-subgroup-check]",
      "bellperson-format proof of the test circuit for seed N (x_0 = the seed's start): OUT.proof is the raw "
      "192-byte proof, OUT.inputs one public input per line (x_0, y) as 64 hex digits = the 32-byte "
      "little-endian Fr",
@@ -548,8 +635,17 @@ const std::vector<command> kCommands = {
     {{"zkey", "export-vkey"}, {"zkey", "vkey", "threads"}, {}, 0,
      "cuzk zkey export-vkey --zkey Z --vkey verification_key.json", "snarkjs verification_key.json from a .zkey",
      cmd_zkey_export_vkey},
+    {{"zkey", "new"}, {"circuit", "zkey", "wtns", "seed", "threads"}, {"time"}, 0,
+     "cuzk zkey new --circuit test-k<K> --zkey OUT.zkey [--wtns OUT.wtns [--seed N]] [--threads N] [--time]",
+     "snarkjs .zkey for the built-in test circuit of 2^K domain (random toxic waste); with --wtns its witness "
+     "for seed N (default 0), the one prove --circuit uses",
+     cmd_zkey_new},
     {{"params", "info"}, {}, {"no-digest"}, 1, "cuzk params info FILE [--no-digest]",
      "kind, counts, sizes and parameters.json digest of a bellperson .params / .vk", cmd_params_info},
+    {{"circuit-info"}, {}, {"json"}, 1, "cuzk circuit-info NAME|all [--json]",
+     "constraints, inputs, aux, nonzeros of A/B/C, densities and shape hash of a registered circuit "
+     "(gadget instances such as sha256-compression, sha256-label-1248, num-to-bits-le)",
+     cmd_circuit_info},
     {{"help"}, {}, {}, 0, "cuzk help", "this list", cmd_help},
 };
 

@@ -1,8 +1,9 @@
 // cuzk-daemon: the proving daemon Curio talks to over gRPC (cuzk.v1.ProvingEngine).
 // All the work is in src/server (daemon.cpp); this file chooses the prover:
 //   * TEST_CIRCUIT jobs: the test-circuit prover (src/testcircuit): the built-in MiMC chain
-//     family, Groth16 on the CPU, development parameters generated on first use into
-//     [srs] param_cache;
+//     family, Groth16 on the GPU workers' backends ([gpus] backend = cuda, or auto with a device)
+//     or on the CPU, development parameters generated on first use into
+//     [srs] param_cache and loaded through the daemon's SRS manager ("test-circuit-k<k>");
 //   * Filecoin kinds: the unavailable prover, which fails them with a precise
 //     "not yet supported: <kind>" (it never produces a proof) until the Filecoin circuits land.
 #include <spdlog/spdlog.h>
@@ -71,14 +72,19 @@ void log_to_spdlog(engine::log_level lvl, const std::string& msg) {
 
 int main(int argc, char** argv) {
   return server::run_daemon(
-      argc, argv, [](const server::daemon_config& cfg) -> engine::result<std::shared_ptr<engine::partition_prover>> {
-        if (server::resolve_backend(cfg) == server::backend_kind::cuda) {
-          spdlog::warn("[gpus] backend cuda: no GPU Groth16 prover yet; test circuits are proved on the CPU");
-        }
+      argc, argv,
+      [](const server::daemon_config& cfg, const std::shared_ptr<engine::srs_manager>& srs,
+         const std::shared_ptr<server::gpu_workers>& gpus)
+          -> engine::result<std::shared_ptr<engine::partition_prover>> {
         testcircuit::prover_options o;
         o.param_cache = cfg.srs.param_cache;
         o.threads = cfg.gpus.gpu_threads;
         o.log = log_to_spdlog;
+        o.srs = srs;
+        if (gpus) {  // each engine device worker proves on its own GPU worker's backend
+          o.backend_for = [gpus](int worker) { return gpus->backend(worker); };
+          o.backend_name = "cuda";
+        }
         return std::shared_ptr<engine::partition_prover>(std::make_shared<by_kind_prover>(
             testcircuit::make_prover(std::move(o)), engine::make_unavailable_prover()));
       });

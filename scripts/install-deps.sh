@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package the build, tests and benchmarks need, and the npm packages the
-# cross-checks use. Idempotent: packages already present are not reinstalled, and apt-get update
-# runs only when something is missing. Needs root (or sudo) on Debian 12.
+# cross-checks use (`--fuzz`: also clang, for libFuzzer builds). Idempotent: packages already
+# present are not reinstalled, and apt-get update runs only when something is missing. Needs root
+# (or sudo) on Debian 12.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,14 @@ packages=(
   # daemon: gRPC/protobuf, logging, TOML config, command lines
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libspdlog-dev libtomlplusplus-dev libcli11-dev
+  # JSON input (snarkjs files, parameters.json)
+  libsimdjson-dev
 )
+# --fuzz: clang (with libFuzzer) for the `fuzz` preset (tests/fuzz); not needed by CI, whose
+# ctest replays the fuzz corpus with g++.
+if [[ " $* " == *" --fuzz "* ]]; then
+  packages+=(clang)
+fi
 # Node.js may come from elsewhere than Debian (a newer release): any node and npm on PATH do.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)

@@ -18,7 +18,11 @@ namespace {
 milliseconds ms_since(clock::time_point t, clock::time_point now = clock::now()) {
   return duration_cast<milliseconds>(now - t);
 }
+// The engine device worker index of this thread (set once by device_loop), -1 elsewhere.
+thread_local int this_thread_device_worker = -1;
 }  // namespace
+
+int current_device_worker() { return this_thread_device_worker; }
 
 enum class phase { queued, running, done };
 
@@ -32,6 +36,7 @@ struct engine::job {
   std::shared_ptr<const job_plan> plan;  // shared: stage calls keep it alive past finish()
   std::uint64_t payload = 0;              // spec.payload_bytes() at submit (identity check)
   std::vector<bytes> proofs;  // by partition index
+  std::vector<partition_timing> part_times;  // by partition index
   std::size_t partitions_done = 0;
   job_timings timings;
   std::optional<job_result> result;
@@ -51,14 +56,16 @@ struct engine::waiter {
 };
 
 engine::engine(engine_options opts, std::shared_ptr<partition_prover> prover)
-    : opts_(std::move(opts)), prover_(std::move(prover)), budget_(opts_.host_memory_bytes) {
+    : opts_(std::move(opts)),
+      prover_(std::move(prover)),
+      budget_(opts_.budget ? opts_.budget : std::make_shared<memory_budget>(opts_.host_memory_bytes)) {
   opts_.parse_workers = std::max(1u, opts_.parse_workers);
   opts_.witness_workers = std::max(1u, opts_.witness_workers);
   opts_.device_workers = std::max(1u, opts_.device_workers);
   id_salt_ = std::random_device{}();
   id_salt_ = (id_salt_ << 32) ^ std::random_device{}();
   // Memory released by someone else sharing the budget: let blocked witness workers retry.
-  budget_.set_release_listener([this] { witness_cv_.notify_all(); });
+  budget_->set_release_listener([this] { witness_cv_.notify_all(); });
 
   // All worker records exist before any thread starts (threads keep references to theirs).
   const std::pair<const char*, unsigned> stages[] = {
@@ -90,7 +97,17 @@ engine::~engine() {
   shutdown(milliseconds(0));
   while (!join(std::chrono::hours(1))) {
   }
-  budget_.set_release_listener({});
+  budget_->set_release_listener({});
+}
+
+std::uint64_t engine::wall_us(clock::time_point t) const {
+  const auto since = std::chrono::duration_cast<std::chrono::microseconds>(t - started_);
+  const auto epoch = std::chrono::duration_cast<std::chrono::microseconds>(started_wall_.time_since_epoch());
+  return static_cast<std::uint64_t>((epoch + since).count());
+}
+
+void engine::observe(const char* stage, proof_kind k, clock::duration d) {
+  histograms_[{stage, k}].observe(std::chrono::duration<double>(d).count());
 }
 
 void engine::timer_entry(unsigned) { timer_loop(); }
@@ -293,6 +310,12 @@ void engine::finish(const std::shared_ptr<job>& j, job_status st, std::string ms
   r.proof = std::move(proof);
   r.error = std::move(msg);
   r.timings = j->timings;
+  if (st == job_status::completed) {
+    observe("job", j->spec.kind, now - j->submitted);
+    r.submitted_us = wall_us(j->submitted);
+    r.partitions = std::move(j->part_times);
+  }
+  j->part_times.clear();
   j->result = r;
   j->spec.vanilla_proof.clear();
   j->spec.vanilla_proof.shrink_to_fit();
@@ -349,6 +372,7 @@ void engine::parse_loop(unsigned index) {
     ++running_;
     const auto start = clock::now();
     j->timings.queue_wait = ms_since(j->submitted, start);
+    observe("queue", j->spec.kind, start - j->submitted);
     me.busy = true;
     me.job_id = j->id;
     me.kind = j->spec.kind;
@@ -358,6 +382,7 @@ void engine::parse_loop(unsigned index) {
     auto plan = prover_->plan(j->spec, j->stop.get_token());
     deliveries out;
     lock.lock();
+    observe("parse", j->spec.kind, clock::now() - start);
     --planning_;
     me.busy = false;
     if (j->ph != phase::done) {
@@ -373,12 +398,12 @@ void engine::parse_loop(unsigned index) {
         for (std::size_t i = 0; i < parts.size() && !bad; ++i) {
           if (parts[i].index != i) {
             bad = error{errc::internal, "prover planned partition indices that are not 0..n-1"};
-          } else if (parts[i].host_bytes > budget_.total()) {
+          } else if (parts[i].host_bytes > budget_->total()) {
             bad = error{errc::resource_exhausted,
                         "partition " + std::to_string(i) + " of this " +
                             std::string(to_string(j->spec.kind)) + " job needs " +
                             format_size(parts[i].host_bytes) +
-                            " of host memory but the whole budget is " + format_size(budget_.total()) +
+                            " of host memory but the whole budget is " + format_size(budget_->total()) +
                             " ([memory] total_budget); it can never run"};
           }
         }
@@ -386,6 +411,7 @@ void engine::parse_loop(unsigned index) {
           fail(j, *bad, out);
         } else {
           j->proofs.resize(parts.size());
+          j->part_times.resize(parts.size());
           for (const auto& p : parts) witness_q_.emplace(j->key(p.index), witness_item{j});
           j->plan = std::make_shared<const job_plan>(std::move(plan.value()));
           witness_cv_.notify_all();
@@ -413,7 +439,7 @@ void engine::witness_loop(unsigned index) {
       if (!witness_q_.empty() && device_q_.size() + synthesizing_ < device_capacity()) {
         top = witness_q_.begin();
         const auto& part = top->second.j->plan->partitions[top->first.partition];
-        mem = budget_.try_reserve(part.host_bytes, top->first.prio);
+        mem = budget_->try_reserve(part.host_bytes, top->first.prio);
         memory_blocked_ = !mem;
         if (mem) break;
       }
@@ -434,16 +460,23 @@ void engine::witness_loop(unsigned index) {
     result<std::unique_ptr<witness_data>> w = error{errc::cancelled, "cancelled"};
     const auto start = clock::now();
     if (!j->stop.stop_requested()) w = prover_->synthesize(j->spec, *plan, part, j->stop.get_token());
-    const auto took = ms_since(start);
+    const auto end = clock::now();
+    const auto took = ms_since(start, end);
     deliveries out;
     lock.lock();
     --synthesizing_;
     me.busy = false;
+    if (w) observe("witness", j->spec.kind, end - start);
     if (j->ph != phase::done) {
       if (!w) {
         fail(j, w.error(), out);
       } else {
         j->timings.synthesis += took;
+        auto& pt = j->part_times[key.partition];
+        pt.index = key.partition;
+        pt.witness_worker = index;
+        pt.synth_start_us = wall_us(start);
+        pt.synth_end_us = wall_us(end);
         device_q_.emplace(key, device_item{j, std::move(w.value()), std::move(mem)});
         device_cv_.notify_one();
       }
@@ -462,6 +495,7 @@ void engine::witness_loop(unsigned index) {
 
 void engine::device_loop(unsigned index) {
   auto& me = workers_info_[opts_.parse_workers + opts_.witness_workers + index];
+  this_thread_device_worker = static_cast<int>(index);
   lock_t lock(mu_);
   for (;;) {
     device_cv_.wait(lock, [&] { return stopping_ || !device_q_.empty(); });
@@ -484,12 +518,17 @@ void engine::device_loop(unsigned index) {
     if (!j->stop.stop_requested()) {
       proof = prover_->prove(j->spec, *plan, part, std::move(item.witness), j->stop.get_token());
     }
-    const auto took = ms_since(start);
+    const auto end = clock::now();
+    const auto took = ms_since(start, end);
     item.memory.release();
     deliveries out;
     lock.lock();
     witness_cv_.notify_all();  // memory released
     --proving_;
+    if (proof) {
+      observe("device", j->spec.kind, end - start);
+      observe("srs_load", j->spec.kind, proof->srs_load);
+    }
     bool finalize = false;
     if (j->ph != phase::done) {
       if (!proof) {
@@ -497,6 +536,10 @@ void engine::device_loop(unsigned index) {
       } else {
         j->timings.gpu_compute += took;
         j->timings.srs_load += proof->srs_load;
+        auto& pt = j->part_times[key.partition];
+        pt.device_worker = index;
+        pt.device_start_us = wall_us(start);
+        pt.device_end_us = wall_us(end);
         j->proofs[key.partition] = std::move(proof->proof);
         finalize = ++j->partitions_done == j->proofs.size();
       }
@@ -504,8 +547,10 @@ void engine::device_loop(unsigned index) {
     if (finalize) {
       auto proofs = std::move(j->proofs);
       lock.unlock();
+      const auto fin0 = clock::now();
       auto joined = prover_->finalize(j->spec, *plan, std::move(proofs), j->stop.get_token());
       lock.lock();
+      if (joined) observe("finalize", j->spec.kind, clock::now() - fin0);
       if (j->ph != phase::done) {
         if (!joined) {
           fail(j, joined.error(), out);
@@ -583,14 +628,18 @@ status_snapshot engine::status() const {
   s.stages.push_back({"witness", u32(witness_q_.size()), u32(witness_capacity()), u32(synthesizing_)});
   s.stages.push_back({"device", u32(device_q_.size()), u32(device_capacity()), u32(proving_)});
   s.workers = workers_info_;
-  s.budget_total = budget_.total();
-  s.budget_reserved = budget_.reserved();
-  s.budget_waiting = u32(budget_.waiting()) + (memory_blocked_ && !witness_q_.empty() ? 1u : 0u);
+  s.budget_total = budget_->total();
+  s.budget_reserved = budget_->reserved();
+  s.budget_waiting = u32(budget_->waiting()) + (memory_blocked_ && !witness_q_.empty() ? 1u : 0u);
+  for (const auto& [key, h] : histograms_) s.histograms.push_back({key.first, key.second, h});
   s.unfinished_jobs = unfinished_;
   s.retained_results = u32(finished_.size());
   s.uptime = duration_cast<std::chrono::seconds>(clock::now() - started_);
   s.accepting = accepting_;
   s.prover = prover_->name();
+  lock.unlock();
+  if (opts_.srs) s.srs = opts_.srs->entries();  // outside our lock (the manager has its own)
+  if (opts_.gpu_status) s.gpus = opts_.gpu_status();
   return s;
 }
 
@@ -615,7 +664,7 @@ shutdown_report engine::shutdown(milliseconds grace) {
   if (running_ > 0) {
     log(log_level::info, "shutdown: waiting up to " + format_duration(grace) + " for " +
                              std::to_string(running_) + " running job(s)");
-    drain_cv_.wait_for(lock, grace, [&] { return running_ == 0; });
+    drain_cv_.wait_for(lock, grace, [&] { return running_ == 0 || grace_expired_; });
   }
   // 3. Whatever is left: cancel.
   std::vector<std::shared_ptr<job>> left;
@@ -624,8 +673,10 @@ shutdown_report engine::shutdown(milliseconds grace) {
   }
   for (auto& j : left) {
     finish(j, job_status::cancelled,
-           "cancelled: cuzk-daemon is shutting down (grace period " + format_duration(grace) +
-               " expired)",
+           grace_expired_ ? std::string("cancelled: cuzk-daemon is shutting down (grace period cut short by a second "
+                                        "signal)")
+                          : "cancelled: cuzk-daemon is shutting down (grace period " + format_duration(grace) +
+                                " expired)",
            {}, out);
     ++rep.cancelled_running;
   }
@@ -639,6 +690,12 @@ shutdown_report engine::shutdown(milliseconds grace) {
   lock.unlock();
   deliver(out);
   return rep;
+}
+
+void engine::expire_grace() {
+  std::lock_guard lock(mu_);
+  grace_expired_ = true;
+  drain_cv_.notify_all();
 }
 
 bool engine::join(milliseconds limit) {

@@ -29,17 +29,36 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/histogram.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/prover.hpp"
 #include "engine/result.hpp"
+#include "engine/srs_manager.hpp"
 #include "engine/types.hpp"
 
 namespace cuzk::engine {
 
 enum class log_level { debug, info, warn, error };
 
+// Per-device state the daemon reports next to the engine's own (GetStatus gpus, /status, /metrics).
+// The engine only carries it: engine_options::gpu_status fills it at each status() call.
+struct gpu_info {
+  std::uint32_t ordinal = 0;              // the device's ordinal ([gpus] devices)
+  std::string name;                       // "NVIDIA H200"
+  std::vector<std::uint32_t> workers;     // engine device-worker indices that run on it
+  std::uint64_t memory_capacity = 0;      // bytes the device-memory arbiter hands out
+  std::uint64_t memory_reserved = 0;      // bytes reserved on it now (SRS, shapes, buffers)
+  std::uint32_t memory_waiting = 0;       // reservations waiting for device memory
+  double busy_seconds = 0;                // time its kernel-region lock was held
+  std::uint64_t kernel_regions = 0;       // completed kernel regions (one per partition proved)
+};
+
 struct engine_options {
   std::uint64_t host_memory_bytes = 64ull << 30;  // the host budget stages reserve from
+  // A budget shared with others (the SRS manager); when set, host_memory_bytes is ignored.
+  std::shared_ptr<memory_budget> budget;
+  // The SRS manager whose entries status() reports (may be empty).
+  std::shared_ptr<srs_manager> srs;
   unsigned parse_workers = 1;
   unsigned witness_workers = 1;
   unsigned device_workers = 1;
@@ -50,7 +69,14 @@ struct engine_options {
   std::size_t max_retained_results = 4096;
   // Log sink (the server wires spdlog); may be empty.
   std::function<void(log_level, const std::string&)> log;
+  // Per-GPU state for status(); called outside the engine's lock. May be empty (no GPUs).
+  std::function<std::vector<gpu_info>()> gpu_status;
 };
+
+// The index of the engine device worker running on the calling thread (0..device_workers-1),
+// or -1 on any other thread. A prover's prove() uses it to pick the device and backend it owns
+// for that worker (each device worker runs one prove() at a time).
+int current_device_worker();
 
 struct submit_options {
   // Cancel the job when its last waiter detaches (a Prove call whose client went away) before it
@@ -101,6 +127,16 @@ struct status_snapshot {
   std::chrono::seconds uptime{0};
   bool accepting = true;
   std::string prover;
+  std::vector<srs_entry_info> srs;
+  std::vector<gpu_info> gpus;  // empty on the CPU backend
+  // Durations per stage ("queue", "parse", "witness", "device", "finalize", "srs_load", "job")
+  // and proof kind; "job" counts completed jobs only, the others every stage call that returned.
+  struct histogram_info {
+    std::string stage;
+    proof_kind kind;
+    duration_histogram h;
+  };
+  std::vector<histogram_info> histograms;
 };
 
 struct shutdown_report {
@@ -138,6 +174,9 @@ class engine {
   // `grace`, then cancels the rest (waiters get status cancelled) and stops the workers (a stage
   // call in progress is asked to stop through its stop_token). Idempotent.
   shutdown_report shutdown(std::chrono::milliseconds grace);
+  // Ends the grace period now (a second SIGTERM): a shutdown() waiting for running jobs cancels
+  // them at once; a later shutdown() does not wait. Safe from any thread.
+  void expire_grace();
   // Waits for the worker threads to exit (after shutdown). True when all exited within `limit`;
   // false means a prover call is stuck (the threads are then left to the process exit).
   bool join(std::chrono::milliseconds limit);
@@ -187,14 +226,18 @@ class engine {
 
   engine_options opts_;
   std::shared_ptr<partition_prover> prover_;
-  memory_budget budget_;
+  std::shared_ptr<memory_budget> budget_;
   const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  const std::chrono::system_clock::time_point started_wall_ = std::chrono::system_clock::now();
+  std::uint64_t wall_us(std::chrono::steady_clock::time_point t) const;
+  void observe(const char* stage, proof_kind k, std::chrono::steady_clock::duration d);
 
   mutable std::mutex mu_;
   std::condition_variable parse_cv_, witness_cv_, device_cv_, timer_cv_, drain_cv_;
   bool accepting_ = true;
   bool stopping_ = false;
   bool shutdown_done_ = false;
+  bool grace_expired_ = false;
   std::uint64_t next_seq_ = 1;
   std::uint64_t next_waiter_ = 1;
   std::uint64_t id_salt_;
@@ -216,6 +259,7 @@ class engine {
     std::uint64_t completed = 0, failed = 0, cancelled = 0;
   };
   std::map<proof_kind, counters> counters_;
+  std::map<std::pair<std::string, proof_kind>, duration_histogram> histograms_;
   std::vector<status_snapshot::worker_info> workers_info_;
 
   std::vector<std::thread> threads_;

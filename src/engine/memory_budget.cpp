@@ -1,5 +1,6 @@
 #include "engine/memory_budget.hpp"
 
+#include <chrono>
 #include <string>
 
 #include "engine/units.hpp"
@@ -9,6 +10,14 @@ namespace cuzk::engine {
 void reservation::release() {
   if (budget_) {
     std::exchange(budget_, nullptr)->release(bytes_);
+  }
+}
+
+void reservation::shrink_to(std::uint64_t n) {
+  if (budget_ && n < bytes_) {
+    const std::uint64_t freed = bytes_ - n;
+    bytes_ = n;
+    budget_->release(freed);
   }
 }
 
@@ -27,12 +36,28 @@ void memory_budget::set_release_listener(std::function<void()> f) {
   on_release_ = std::move(f);
 }
 
-reservation memory_budget::try_reserve(std::uint64_t n, std::uint32_t urgency) {
+void memory_budget::set_evictor(std::function<std::uint64_t(std::uint64_t)> f) {
   std::lock_guard lock(mu_);
-  if (n > total_ - reserved_) return {};
-  if (!waiters_.empty() && waiters_.begin()->urgency > urgency) return {};
-  reserved_ += n;
-  return reservation(this, n);
+  evictor_ = std::move(f);
+}
+
+reservation memory_budget::try_reserve(std::uint64_t n, std::uint32_t urgency) {
+  for (bool asked = false;; asked = true) {
+    std::function<std::uint64_t(std::uint64_t)> evict;
+    std::uint64_t shortfall = 0;
+    {
+      std::lock_guard lock(mu_);
+      if (!waiters_.empty() && waiters_.begin()->urgency > urgency) return {};
+      if (n <= total_ - reserved_) {
+        reserved_ += n;
+        return reservation(this, n);
+      }
+      if (asked || !evictor_ || n > total_) return {};
+      evict = evictor_;
+      shortfall = n - (total_ - reserved_);
+    }
+    if (evict(shortfall) == 0) return {};
+  }
 }
 
 result<reservation> memory_budget::reserve(std::uint64_t n, std::uint32_t urgency,
@@ -45,9 +70,26 @@ result<reservation> memory_budget::reserve(std::uint64_t n, std::uint32_t urgenc
   std::unique_lock lock(mu_);
   const ticket me{urgency, next_seq_++};
   waiters_.insert(me);
-  const bool granted = cv_.wait(lock, stop, [&] {
-    return waiters_.begin()->seq == me.seq && n <= total_ - reserved_;
-  });
+  auto fits = [&] { return waiters_.begin()->seq == me.seq && n <= total_ - reserved_; };
+  bool granted = false;
+  for (;;) {
+    if (fits()) {
+      granted = true;
+      break;
+    }
+    if (stop.stop_requested()) break;
+    // Our turn but no room: ask the evictor (without our lock: it releases into this budget),
+    // then wait up to 100 ms for a release before asking again.
+    if (waiters_.begin()->seq == me.seq && evictor_) {
+      auto evict = evictor_;
+      const std::uint64_t shortfall = n - (total_ - reserved_);
+      lock.unlock();
+      evict(shortfall);
+      lock.lock();
+      if (fits()) continue;
+    }
+    cv_.wait_for(lock, stop, std::chrono::milliseconds(100), fits);
+  }
   waiters_.erase(me);
   // The next waiter may fit now (or may have been blocked behind us).
   cv_.notify_all();

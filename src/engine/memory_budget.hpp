@@ -37,6 +37,8 @@ class reservation {
   std::uint64_t bytes() const { return budget_ ? bytes_ : 0; }
   explicit operator bool() const { return budget_ != nullptr; }
   void release();
+  // Gives back everything above n bytes (a load that needed less than it reserved).
+  void shrink_to(std::uint64_t n);
 
  private:
   friend class memory_budget;
@@ -68,6 +70,11 @@ class memory_budget {
   // try_reserve can retry. Must not call back into this budget under its own locks.
   void set_release_listener(std::function<void()> f);
 
+  // Called (without any budget lock held) when a reservation does not fit, with the shortfall in
+  // bytes; it may free memory held elsewhere (the SRS manager drops idle parameters) and returns
+  // how much it freed. try_reserve asks once per call, a waiting reserve at most every 100 ms.
+  void set_evictor(std::function<std::uint64_t(std::uint64_t shortfall)> f);
+
  private:
   friend class reservation;
   void release(std::uint64_t n);
@@ -86,6 +93,7 @@ class memory_budget {
   std::uint64_t next_seq_ = 0;
   std::set<ticket> waiters_;
   std::function<void()> on_release_;
+  std::function<std::uint64_t(std::uint64_t)> evictor_;
 };
 
 }  // namespace cuzk::engine

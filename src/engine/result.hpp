@@ -18,6 +18,8 @@ enum class errc {
   cancelled,           // cancelled by a client or by shutdown
   unavailable,         // shutting down, not accepting work
   internal,            // a bug or an unexpected failure inside a stage
+  failed_precondition, // the state forbids it now (evicting parameters that proofs are using)
+  data_loss,           // a file is corrupt (digest mismatch, undecodable parameters)
 };
 
 constexpr const char* to_string(errc c) {
@@ -30,6 +32,8 @@ constexpr const char* to_string(errc c) {
     case errc::cancelled: return "cancelled";
     case errc::unavailable: return "unavailable";
     case errc::internal: return "internal";
+    case errc::failed_precondition: return "failed_precondition";
+    case errc::data_loss: return "data_loss";
   }
   return "?";
 }

@@ -124,12 +124,24 @@ struct job_timings {
   std::chrono::milliseconds total{0};        // submit -> result
 };
 
+// When one partition went through the witness and device stages (completed jobs), for timelines.
+// Times are microseconds since the Unix epoch (the daemon's clock), so jobs line up.
+struct partition_timing {
+  std::uint32_t index = 0;
+  std::uint32_t witness_worker = 0;
+  std::uint64_t synth_start_us = 0, synth_end_us = 0;
+  std::uint32_t device_worker = 0;
+  std::uint64_t device_start_us = 0, device_end_us = 0;
+};
+
 struct job_result {
   std::string job_id;
   job_status status = job_status::failed;
   bytes proof;            // completed: partition proofs concatenated in partition order
   std::string error;      // failed / cancelled / timeout: why
   job_timings timings;
+  std::uint64_t submitted_us = 0;             // completed: submit time, us since the Unix epoch
+  std::vector<partition_timing> partitions;   // completed: by partition index
 };
 
 }  // namespace cuzk::engine

@@ -233,6 +233,13 @@ engine::status validate_config(const daemon_config& c) {
                " is too small to prove anything (at least 64MiB)");
   }
   if (c.srs.param_cache.empty()) return bad("[srs] param_cache: must not be empty");
+  for (std::size_t i = 0; i < c.gpus.devices.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (c.gpus.devices[i] == c.gpus.devices[j]) {
+        return bad("[gpus] devices: device " + std::to_string(c.gpus.devices[i]) + " is listed twice");
+      }
+    }
+  }
   if (c.gpus.backend == backend_kind::cuda && !built_with_cuda()) {
     return bad("[gpus] backend: \"cuda\" but this cuzk-daemon was built without CUDA (use \"cpu\" or \"auto\")");
   }
@@ -289,7 +296,15 @@ engine::result<daemon_config> parse_config(std::string_view text, std::string_vi
     else if (b == "cuda") c.gpus.backend = backend_kind::cuda;
     else r.fail("gpus", "backend", n, "\"" + b + "\" is not one of auto, cpu, cuda");
   }
-  r.u32s("gpus", "devices", c.gpus.devices);
+  // A list of ordinals, or "all" (every visible device; the same as leaving the key out).
+  if (const auto* n = r.find("gpus", "devices"); n && n->is_string()) {
+    if (*n->value<std::string>() != "all") {
+      r.fail("gpus", "devices", n, "expected \"all\" or an array of device ordinals");
+    }
+    c.gpus.devices.clear();
+  } else {
+    r.u32s("gpus", "devices", c.gpus.devices);
+  }
   r.u32("gpus", "gpu_workers_per_device", c.gpus.gpu_workers_per_device, 1, 16);
   r.u32("gpus", "gpu_threads", c.gpus.gpu_threads, 0, 4096);
 
@@ -352,11 +367,24 @@ engine::result<std::uint64_t> resolve_total_budget(const daemon_config& cfg) {
 }
 
 namespace {
+// A TOML basic string. Control characters are escaped as \uXXXX: TOML forbids them raw, so a
+// value holding one (a path with a carriage return, found by fuzzing) would otherwise print as a
+// configuration that does not parse back.
 std::string quote(std::string_view s) {
   std::string out = "\"";
   for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c == 0x7f) {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
+    }
   }
   return out + "\"";
 }
@@ -398,9 +426,12 @@ std::string to_toml(const daemon_config& c) {
     << "eviction_min_idle = " << quote(format_duration(c.memory.eviction_min_idle)) << "\n\n"
     << "[gpus]\n"
     << "backend = " << quote(to_string(c.gpus.backend));
-  if (c.gpus.backend == backend_kind::auto_select) o << "  # = " << to_string(resolve_backend(c));
+  if (c.gpus.backend == backend_kind::auto_select) {
+    o << (built_with_cuda() ? "  # = cuda when a device is present at startup, else cpu"
+                            : "  # = cpu (built without CUDA)");
+  }
   o << "\n"
-    << "devices = " << list(c.gpus.devices, false) << "\n"
+    << "devices = " << (c.gpus.devices.empty() ? quote("all") : list(c.gpus.devices, false)) << "\n"
     << "gpu_workers_per_device = " << c.gpus.gpu_workers_per_device << "\n"
     << "gpu_threads = " << c.gpus.gpu_threads << "\n\n"
     << "[scheduler]\n"

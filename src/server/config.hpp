@@ -36,7 +36,7 @@ struct daemon_config {
   } memory;
   struct {
     backend_kind backend = backend_kind::auto_select;
-    std::vector<std::uint32_t> devices;  // empty = all
+    std::vector<std::uint32_t> devices;  // empty = "all" (every visible device)
     std::uint32_t gpu_workers_per_device = 2;
     std::uint32_t gpu_threads = 0;       // 0 = all cores
   } gpus;
@@ -72,7 +72,8 @@ std::string to_toml(const daemon_config& cfg);
 
 // "auto" resolution: MemTotal from /proc/meminfo minus the safety margin.
 engine::result<std::uint64_t> resolve_total_budget(const daemon_config& cfg);
-// The backend actually used: auto = cuda when built with CUDA, else cpu.
+// The backend a build can use at most: auto = cuda when built with CUDA, else cpu. The daemon
+// decides at startup with choose_backend (gpu_workers.hpp), which also needs a device present.
 backend_kind resolve_backend(const daemon_config& cfg);
 std::string_view to_string(backend_kind b);
 bool built_with_cuda();

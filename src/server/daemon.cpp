@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -16,9 +17,11 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/engine.hpp"
+#include "engine/srs_catalog.hpp"
 #include "engine/units.hpp"
 #include "server/http_status.hpp"
 #include "server/listen.hpp"
+#include "server/param_manifest.hpp"
 #include "server/sd_notify.hpp"
 #include "server/service.hpp"
 
@@ -134,7 +137,6 @@ int run_daemon(int argc, char** argv, const prover_factory& make_prover) {
   }
   setup_logging(cfg);
   const auto addr = parse_listen_address(cfg.daemon.listen).value();
-  const auto backend = resolve_backend(cfg);
 
   // Signals are taken synchronously by this thread (sigwait); block them before any thread starts
   // so that every thread inherits the mask.
@@ -162,17 +164,48 @@ int run_daemon(int argc, char** argv, const prover_factory& make_prover) {
     return fail(p.error().message);
   }
 
+  // --- SRS manager (charged to the host budget the engine's stages share) ---
+  auto host_budget = std::make_shared<engine::memory_budget>(budget.value());
+  auto manifest = load_param_manifest(cfg.srs.param_cache);
+  if (!manifest) return fail(manifest.error().message);
+  engine::srs_manager_options so;
+  so.cache_dir = cfg.srs.param_cache;
+  so.budget = host_budget;
+  so.eviction_min_idle = cfg.memory.eviction_min_idle;
+  so.log = engine_log;
+  auto srs = std::make_shared<engine::srs_manager>(so);
+  srs->add_resolver(engine::filecoin_srs_resolver(cfg.srs.param_cache, manifest.value()));
+  srs->discover(engine::filecoin_circuit_ids());
+  if (!manifest->empty()) {
+    spdlog::info("parameter digests from {}/parameters.json ({} entries)", cfg.srs.param_cache, manifest->size());
+  }
+
+  // --- backend and GPU workers (declared before the engine: they outlive its device workers) ---
+  auto choice = choose_backend(cfg, make_cuda_platform().get());
+  if (!choice) return fail(choice.error().message);
+  const backend_kind backend = choice->backend;
+  const std::shared_ptr<gpu_workers> gpus = choice->gpus;
+  spdlog::info("{}", choice->note);
+
   // --- engine ---
-  auto prover = make_prover(cfg);
+  auto prover = make_prover(cfg, srs, gpus);
   if (!prover) return fail(prover.error().message);
+  for (const auto& id : cfg.srs.preload) {
+    if (!srs->knows(id)) {
+      std::cerr << "cuzk-daemon: configuration error: [srs] preload: unknown circuit id \"" << id
+                << "\" (porep-32g, porep-64g, wpost-32g, wpost-64g, winning-32g, winning-64g, snap-32g, snap-64g, "
+                   "test-circuit-k<4..22>)\n";
+      return 2;
+    }
+  }
   engine::engine_options eo;
   eo.host_memory_bytes = budget.value();
+  eo.budget = host_budget;
+  eo.srs = srs;
   eo.parse_workers = cfg.scheduler.parse_workers;
   eo.witness_workers = cfg.synthesis.concurrency;
-  eo.device_workers = backend == backend_kind::cuda
-                          ? static_cast<unsigned>(std::max<std::size_t>(1, cfg.gpus.devices.size())) *
-                                cfg.gpus.gpu_workers_per_device
-                          : 1u;
+  eo.device_workers = gpus ? gpus->size() : 1u;  // GPU worker w = engine device worker w
+  if (gpus) eo.gpu_status = [gpus] { return gpus->status(); };
   eo.witness_queue_capacity = cfg.scheduler.witness_queue_depth;
   eo.device_queue_capacity = cfg.scheduler.device_queue_depth;
   eo.max_unfinished_jobs = cfg.scheduler.max_pending_jobs;
@@ -181,7 +214,7 @@ int run_daemon(int argc, char** argv, const prover_factory& make_prover) {
   eo.log = engine_log;
   auto eng = std::make_unique<engine::engine>(eo, prover.value());
   const service_info info{CUZK_VERSION, std::string(to_string(backend))};
-  proving_service service(*eng, info);
+  proving_service service(*eng, info, srs);
 
   // --- status HTTP (bound before readiness) ---
   std::unique_ptr<http_status_server> http;
@@ -227,21 +260,57 @@ int run_daemon(int argc, char** argv, const prover_factory& make_prover) {
   spdlog::info("cuzk-daemon {} ({} backend, prover \"{}\", host memory budget {}) listening on {}", CUZK_VERSION,
                to_string(backend), prover.value()->name(), human_size(budget.value()), bound.display());
   if (http) spdlog::info("status HTTP listening on {} (/status, /metrics, /healthz)", http->bound());
-  for (const auto& id : cfg.srs.preload) {
-    spdlog::warn("[srs] preload {}: no SRS manager yet (prover \"{}\"); skipped", id, prover.value()->name());
-  }
   sd_notify("READY=1\nSTATUS=listening on " + bound.display() + "\nMAINPID=" + std::to_string(::getpid()));
+
+  // --- [srs] preload, in the background (a 44 GiB file takes a minute; serving starts now) ---
+  std::stop_source preload_stop;
+  std::thread preloader;
+  if (!cfg.srs.preload.empty()) {
+    preloader = std::thread([&srs, ids = cfg.srs.preload, stop = preload_stop.get_token()] {
+      for (const auto& id : ids) {
+        if (stop.stop_requested()) return;
+        engine::srs_acquire_info i;
+        auto h = srs->acquire(id, stop, &i);
+        if (h) spdlog::info("[srs] preload {}: hot ({} ms)", id, i.load_time.count());
+        else spdlog::error("[srs] preload {} failed: {}", id, h.error().message);
+      }
+    });
+  }
 
   // --- wait for SIGTERM / SIGINT ---
   int sig = 0;
   while (sigwait(&sigs, &sig) != 0) {
   }
   const auto grace = cfg.daemon.shutdown_grace;
-  spdlog::info("{}: shutting down (no new proofs; queued ones cancelled; running ones get up to {})",
+  spdlog::info("{}: shutting down (no new proofs; queued ones cancelled; running ones get up to {}; a second "
+               "signal cancels them at once)",
                signal_name(sig), engine::format_duration(grace));
   sd_notify("STOPPING=1\nSTATUS=shutting down");
   if (auto* hs = server->GetHealthCheckService()) hs->SetServingStatus(false);
+  preload_stop.request_stop();
+  // A second signal cuts the grace period short (operators press Ctrl-C twice; systemd may send
+  // SIGTERM again). Polled so that this thread ends when shutdown finishes without one.
+  std::atomic<bool> shutdown_finished{false};
+  std::atomic<bool> second_signal{false};
+  std::thread second([&] {
+    const timespec tick{0, 100'000'000};
+    while (!shutdown_finished.load()) {
+      int s2 = ::sigtimedwait(&sigs, nullptr, &tick);
+      if (s2 == SIGTERM || s2 == SIGINT) {
+        spdlog::warn("{} again: cancelling running jobs now", signal_name(s2));
+        second_signal = true;
+        eng->expire_grace();
+        return;
+      }
+    }
+  });
   const auto rep = eng->shutdown(grace);
+  shutdown_finished = true;
+  second.join();
+  const bool loads_stuck =
+      !service.stop_background(second_signal ? std::chrono::milliseconds(500) : std::chrono::seconds(5));
+  if (loads_stuck) spdlog::warn("a PreloadSRS load is still running");
+  if (preloader.joinable()) preloader.join();
   spdlog::info("shutdown: {} queued job(s) cancelled, {} running job(s) finished, {} cancelled at the grace limit",
                rep.cancelled_queued, rep.finished_in_grace, rep.cancelled_running);
   // Every waiter has its answer now; give the replies a moment to leave, then close the server.
@@ -253,8 +322,8 @@ int run_daemon(int argc, char** argv, const prover_factory& make_prover) {
   spdlog::debug("gRPC server closed in {} ms", std::chrono::duration_cast<std::chrono::milliseconds>(
                                                    std::chrono::steady_clock::now() - closing).count());
   if (http) http->stop();
-  if (!eng->join(std::chrono::seconds(5))) {
-    spdlog::warn("a prover call did not return within 5s of shutdown; exiting without waiting for it");
+  if (loads_stuck || !eng->join(second_signal ? std::chrono::seconds(1) : std::chrono::seconds(5))) {
+    spdlog::warn("a prover call or SRS load did not return in time after shutdown; exiting without waiting for it");
     if (addr.kind == listen_address::unix_socket) ::unlink(addr.path.c_str());
     spdlog::info("cuzk-daemon stopped");
     std::fflush(nullptr);

@@ -1,9 +1,11 @@
 #include "server/service.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 namespace cuzk::server {
 
@@ -23,6 +25,8 @@ grpc::StatusCode to_grpc(errc c) {
     case errc::cancelled: return grpc::StatusCode::CANCELLED;
     case errc::unavailable: return grpc::StatusCode::UNAVAILABLE;
     case errc::internal: return grpc::StatusCode::INTERNAL;
+    case errc::failed_precondition: return grpc::StatusCode::FAILED_PRECONDITION;
+    case errc::data_loss: return grpc::StatusCode::DATA_LOSS;
   }
   return grpc::StatusCode::UNKNOWN;
 }
@@ -51,6 +55,17 @@ void fill(pb::AwaitProofResponse* out, engine::job_result r) {
   out->set_synthesis_ms(ms(r.timings.synthesis));
   out->set_gpu_compute_ms(ms(r.timings.gpu_compute));
   out->set_total_ms(ms(r.timings.total));
+  out->set_submitted_us(r.submitted_us);
+  for (const auto& p : r.partitions) {
+    auto* t = out->add_partitions();
+    t->set_index(p.index);
+    t->set_witness_worker(p.witness_worker);
+    t->set_synth_start_us(p.synth_start_us);
+    t->set_synth_end_us(p.synth_end_us);
+    t->set_device_worker(p.device_worker);
+    t->set_device_start_us(p.device_start_us);
+    t->set_device_end_us(p.device_end_us);
+  }
 }
 
 // A unary call that completes when the engine delivers a job result. Safe against the three-way
@@ -329,6 +344,35 @@ grpc::ServerUnaryReactor* proving_service::GetStatus(grpc::CallbackServerContext
       o->set_partition(w.partition);
     }
   }
+  for (const auto& e : s.srs) {
+    auto* o = resp->add_loaded_srs();
+    o->set_circuit_id(e.circuit_id);
+    o->set_tier(static_cast<pb::SRSStatus::Tier>(e.tier));
+    o->set_size_bytes(e.tier == engine::srs_tier::hot ? e.hot_bytes : e.file_bytes);
+    o->set_ref_count(e.refs);
+    o->set_file_bytes(e.file_bytes);
+    o->set_verified(e.verified);
+    o->set_path(e.path);
+  }
+  std::uint64_t hot = 0;
+  for (const auto& e : s.srs) hot += e.hot_bytes;
+  resp->set_pinned_memory_bytes(hot);
+  // GPUs: vram_total_bytes is what the device-memory arbiter hands out (the device's free memory
+  // at startup minus a margin), vram_free_bytes what is not reserved now; current job = a busy worker's.
+  for (const auto& g : s.gpus) {
+    auto* o = resp->add_gpus();
+    o->set_ordinal(g.ordinal);
+    o->set_name(g.name);
+    o->set_vram_total_bytes(g.memory_capacity);
+    o->set_vram_free_bytes(g.memory_capacity - std::min(g.memory_capacity, g.memory_reserved));
+    for (const auto& w : s.workers) {
+      if (w.stage != "device" || !w.busy) continue;
+      if (std::find(g.workers.begin(), g.workers.end(), w.index) == g.workers.end()) continue;
+      o->set_current_job_id(w.job_id);
+      o->set_current_proof_kind(std::string(engine::to_string(w.kind)));
+      break;
+    }
+  }
   for (const auto& st : s.stages) {
     auto* o = resp->add_stages();
     o->set_stage(st.stage);
@@ -346,23 +390,61 @@ grpc::ServerUnaryReactor* proving_service::GetMetrics(grpc::CallbackServerContex
 }
 
 grpc::ServerUnaryReactor* proving_service::PreloadSRS(grpc::CallbackServerContext* ctx,
-                                                      const pb::PreloadSrsRequest* req, pb::PreloadSrsResponse*) {
+                                                      const pb::PreloadSrsRequest* req, pb::PreloadSrsResponse* resp) {
   if (req->circuit_id().empty()) {
     return finish(ctx, grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is required"));
   }
-  return finish(ctx, grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                                  "PreloadSRS " + req->circuit_id() + ": no SRS manager yet (prover \"" +
-                                      eng_.prover().name() + "\" is built in)"));
+  if (!srs_) return finish(ctx, grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "this daemon has no SRS manager"));
+  if (!srs_->knows(req->circuit_id())) {
+    return finish(ctx, grpc::Status(grpc::StatusCode::NOT_FOUND,
+                                    "unknown circuit id \"" + req->circuit_id() +
+                                        "\" (porep-32g, porep-64g, wpost-32g, wpost-64g, winning-32g, winning-64g, "
+                                        "snap-32g, snap-64g, test-circuit-k<4..22>)"));
+  }
+  {
+    std::lock_guard lock(bg_mu_);
+    if (stop_.stop_requested()) {
+      return finish(ctx, grpc::Status(grpc::StatusCode::UNAVAILABLE, "cuzk-daemon is shutting down"));
+    }
+    ++bg_running_;
+  }
+  auto* reactor = ctx->DefaultReactor();
+  std::thread([this, reactor, resp, id = req->circuit_id(), stop = stop_.get_token()] {
+    engine::srs_acquire_info info;
+    auto h = srs_->acquire(id, stop, &info);
+    grpc::Status st = grpc::Status::OK;
+    if (!h) {
+      st = to_status(h.error());
+    } else {
+      resp->set_already_loaded(info.already_hot);
+      resp->set_load_time_ms(static_cast<std::uint64_t>(info.load_time.count()));
+    }
+    h = engine::srs_handle{};  // loaded and HOT; nobody references it now
+    reactor->Finish(st);
+    std::lock_guard lock(bg_mu_);
+    --bg_running_;
+    bg_cv_.notify_all();
+  }).detach();
+  return reactor;
+}
+
+bool proving_service::stop_background(std::chrono::milliseconds limit) {
+  stop_.request_stop();
+  std::unique_lock lock(bg_mu_);
+  return bg_cv_.wait_for(lock, limit, [&] { return bg_running_ == 0; });
 }
 
 grpc::ServerUnaryReactor* proving_service::EvictSRS(grpc::CallbackServerContext* ctx, const pb::EvictSrsRequest* req,
-                                                    pb::EvictSrsResponse*) {
+                                                    pb::EvictSrsResponse* resp) {
   if (req->circuit_id().empty()) {
     return finish(ctx, grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is required"));
   }
-  return finish(ctx, grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                                  "EvictSRS " + req->circuit_id() + ": no SRS manager yet (prover \"" +
-                                      eng_.prover().name() + "\" is built in)"));
+  if (!srs_) return finish(ctx, grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "this daemon has no SRS manager"));
+  auto r = srs_->evict(req->circuit_id());
+  if (!r) return finish(ctx, to_status(r.error()));
+  resp->set_was_loaded(r->was_loaded);
+  resp->set_freed_bytes(r->freed_bytes);
+  return finish(ctx, grpc::Status::OK);
 }
 
 grpc::ServerUnaryReactor* proving_service::GetVersion(grpc::CallbackServerContext* ctx, const pb::GetVersionRequest*,
@@ -377,6 +459,42 @@ grpc::ServerUnaryReactor* proving_service::GetVersion(grpc::CallbackServerContex
 }
 
 // --- text renderings ---------------------------------------------------------------------------
+
+namespace {
+// Device workers of `g` that are inside the device stage now.
+unsigned busy_workers(const engine::status_snapshot& s, const engine::gpu_info& g) {
+  unsigned busy = 0;
+  for (const auto& w : s.workers) {
+    if (w.stage != "device" || !w.busy) continue;
+    if (std::find(g.workers.begin(), g.workers.end(), w.index) != g.workers.end()) ++busy;
+  }
+  return busy;
+}
+
+// One metric per GPU, labelled by its ordinal.
+template <class Value>
+void per_gpu(std::ostringstream& o, const engine::status_snapshot& s, const char* name, const char* type,
+             const char* help, Value value) {
+  o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+  for (const auto& g : s.gpus) o << name << "{gpu=\"" << g.ordinal << "\"} " << value(g) << "\n";
+}
+
+void write_gpu_metrics(std::ostringstream& o, const engine::status_snapshot& s) {
+  using info = engine::gpu_info;
+  per_gpu(o, s, "cuzk_gpu_busy_seconds_total", "counter", "Time a GPU ran kernels (its kernel-region lock was held).",
+          [](const info& g) { return g.busy_seconds; });
+  per_gpu(o, s, "cuzk_gpu_kernel_regions_total", "counter", "Partitions whose device kernels finished on a GPU.",
+          [](const info& g) { return g.kernel_regions; });
+  per_gpu(o, s, "cuzk_gpu_memory_capacity_bytes", "gauge", "Device memory the GPU's arbiter hands out.",
+          [](const info& g) { return g.memory_capacity; });
+  per_gpu(o, s, "cuzk_gpu_memory_reserved_bytes", "gauge", "Device memory reserved now (SRS, shapes, buffers).",
+          [](const info& g) { return g.memory_reserved; });
+  per_gpu(o, s, "cuzk_gpu_memory_waiting", "gauge", "Reservations waiting for device memory.",
+          [](const info& g) { return g.memory_waiting; });
+  per_gpu(o, s, "cuzk_gpu_workers_busy", "gauge", "GPU workers inside the device stage.",
+          [&s](const info& g) { return busy_workers(s, g); });
+}
+}  // namespace
 
 std::string prometheus_text(const engine::status_snapshot& s) {
   std::ostringstream o;
@@ -406,7 +524,33 @@ std::string prometheus_text(const engine::status_snapshot& s) {
     << "cuzk_host_memory_budget_bytes " << s.budget_total << "\n"
     << "# HELP cuzk_host_memory_reserved_bytes Host memory reserved by stages.\n"
     << "# TYPE cuzk_host_memory_reserved_bytes gauge\ncuzk_host_memory_reserved_bytes " << s.budget_reserved << "\n"
-    << "# HELP cuzk_uptime_seconds Seconds since the daemon started.\n# TYPE cuzk_uptime_seconds gauge\n"
+    << "# HELP cuzk_host_memory_waiting Reservations waiting for host memory.\n"
+    << "# TYPE cuzk_host_memory_waiting gauge\ncuzk_host_memory_waiting " << s.budget_waiting << "\n"
+    << "# HELP cuzk_stage_capacity Bound of a pipeline stage queue.\n# TYPE cuzk_stage_capacity gauge\n";
+  for (const auto& st : s.stages) o << "cuzk_stage_capacity{stage=\"" << st.stage << "\"} " << st.capacity << "\n";
+  o << "# HELP cuzk_stage_duration_seconds Time spent per stage call (queue: submit to parse start; job: submit "
+       "to result, completed jobs).\n# TYPE cuzk_stage_duration_seconds histogram\n";
+  for (const auto& h : s.histograms) {
+    const std::string labels =
+        "stage=\"" + h.stage + "\",proof_kind=\"" + std::string(engine::metric_label(h.kind)) + "\"";
+    const auto& b = engine::duration_histogram::bounds;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      o << "cuzk_stage_duration_seconds_bucket{" << labels << ",le=\"" << b[i] << "\"} " << h.h.cumulative(i) << "\n";
+    }
+    o << "cuzk_stage_duration_seconds_bucket{" << labels << ",le=\"+Inf\"} " << h.h.count << "\n"
+      << "cuzk_stage_duration_seconds_sum{" << labels << "} " << h.h.sum << "\n"
+      << "cuzk_stage_duration_seconds_count{" << labels << "} " << h.h.count << "\n";
+  }
+  o << "# HELP cuzk_srs_bytes Parameter files known to the SRS manager: host bytes while hot, else file bytes.\n"
+    << "# TYPE cuzk_srs_bytes gauge\n";
+  for (const auto& e : s.srs) {
+    o << "cuzk_srs_bytes{circuit_id=\"" << e.circuit_id << "\",tier=\"" << engine::to_string(e.tier) << "\"} "
+      << (e.tier == engine::srs_tier::hot ? e.hot_bytes : e.file_bytes) << "\n";
+  }
+  o << "# HELP cuzk_srs_refs Running partitions referencing a parameter set.\n# TYPE cuzk_srs_refs gauge\n";
+  for (const auto& e : s.srs) o << "cuzk_srs_refs{circuit_id=\"" << e.circuit_id << "\"} " << e.refs << "\n";
+  if (!s.gpus.empty()) write_gpu_metrics(o, s);
+  o << "# HELP cuzk_uptime_seconds Seconds since the daemon started.\n# TYPE cuzk_uptime_seconds gauge\n"
     << "cuzk_uptime_seconds " << s.uptime.count() << "\n";
   return o.str();
 }
@@ -467,6 +611,36 @@ std::string status_json(const engine::status_snapshot& s, const service_info& in
         << ",\"partition\":" << w.partition;
     }
     o << "}";
+  }
+  o << "],\"gpus\":[";
+  for (std::size_t i = 0; i < s.gpus.size(); ++i) {
+    const auto& g = s.gpus[i];
+    o << (i ? "," : "") << "{\"ordinal\":" << g.ordinal << ",\"name\":" << json_str(g.name)
+      << ",\"memory_capacity_bytes\":" << g.memory_capacity << ",\"memory_reserved_bytes\":" << g.memory_reserved
+      << ",\"memory_waiting\":" << g.memory_waiting << ",\"busy_seconds\":" << g.busy_seconds
+      << ",\"kernel_regions\":" << g.kernel_regions << ",\"workers\":[";
+    for (std::size_t k = 0; k < g.workers.size(); ++k) {
+      bool busy = false;
+      std::string job;
+      for (const auto& w : s.workers) {
+        if (w.stage == "device" && w.index == g.workers[k]) {
+          busy = w.busy;
+          job = w.job_id;
+        }
+      }
+      o << (k ? "," : "") << "{\"device_worker\":" << g.workers[k] << ",\"busy\":" << (busy ? "true" : "false");
+      if (busy) o << ",\"job_id\":" << json_str(job);
+      o << "}";
+    }
+    o << "]}";
+  }
+  o << "],\"srs\":[";
+  for (std::size_t i = 0; i < s.srs.size(); ++i) {
+    const auto& e = s.srs[i];
+    o << (i ? "," : "") << "{\"circuit_id\":" << json_str(e.circuit_id) << ",\"tier\":" << json_str(engine::to_string(e.tier))
+      << ",\"path\":" << json_str(e.path) << ",\"file_bytes\":" << e.file_bytes << ",\"hot_bytes\":" << e.hot_bytes
+      << ",\"refs\":" << e.refs << ",\"verified\":" << (e.verified ? "true" : "false") << ",\"loads\":" << e.loads
+      << ",\"idle_ms\":" << e.idle.count() << "}";
   }
   o << "]}";
   return o.str();

@@ -3,7 +3,10 @@
 // gRPC thread (Prove/AwaitProof complete from engine callbacks).
 #pragma once
 
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <stop_token>
 #include <string>
 
 #include "cuzk/v1/proving.grpc.pb.h"
@@ -21,7 +24,13 @@ engine::result<engine::job_spec> to_job_spec(cuzk::v1::SubmitProofRequest& req);
 
 class proving_service final : public cuzk::v1::ProvingEngine::CallbackService {
  public:
-  proving_service(engine::engine& eng, service_info info) : eng_(eng), info_(std::move(info)) {}
+  proving_service(engine::engine& eng, service_info info, std::shared_ptr<engine::srs_manager> srs = {})
+      : eng_(eng), info_(std::move(info)), srs_(std::move(srs)) {}
+  ~proving_service() { stop_background(std::chrono::hours(1)); }
+
+  // PreloadSRS loads run on their own threads (a load can take a minute; gRPC threads never
+  // block). Asks them to stop and waits up to `limit`; false when one is still running.
+  bool stop_background(std::chrono::milliseconds limit);
 
   grpc::ServerUnaryReactor* SubmitProof(grpc::CallbackServerContext* ctx, const cuzk::v1::SubmitProofRequest* req,
                                         cuzk::v1::SubmitProofResponse* resp) override;
@@ -45,6 +54,11 @@ class proving_service final : public cuzk::v1::ProvingEngine::CallbackService {
  private:
   engine::engine& eng_;
   service_info info_;
+  std::shared_ptr<engine::srs_manager> srs_;
+  std::stop_source stop_;
+  std::mutex bg_mu_;
+  std::condition_variable bg_cv_;
+  unsigned bg_running_ = 0;
 };
 
 // Text renderings of a status snapshot, shared by GetMetrics and the HTTP status endpoint.

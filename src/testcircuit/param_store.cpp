@@ -227,15 +227,16 @@ void param_store::forget(unsigned k) {
   entries_.erase(k);
 }
 
+std::shared_ptr<param_store::entry> param_store::entry_for(unsigned k) {
+  std::lock_guard lock(mu_);
+  auto& slot = entries_[k];
+  if (!slot) slot = std::make_shared<entry>();
+  return slot;
+}
+
 engine::result<std::shared_ptr<const srs>> param_store::get(const compiled_circuit& circuit, srs_origin* origin) {
   const unsigned k = circuit.k();
-  std::shared_ptr<entry> e;
-  {
-    std::lock_guard lock(mu_);
-    auto& slot = entries_[k];
-    if (!slot) slot = std::make_shared<entry>();
-    e = slot;
-  }
+  const std::shared_ptr<entry> e = entry_for(k);
   std::lock_guard elock(e->mu);
   if (e->value) {
     if (origin) *origin = srs_origin::memory;
@@ -264,28 +265,7 @@ engine::result<std::shared_ptr<const srs>> param_store::get(const compiled_circu
       log(log_level::warn, "test circuit k=" + std::to_string(k) + ": cached parameters are corrupt (" + reason +
                                "); generating new ones");
     }
-    t0 = std::chrono::steady_clock::now();
-    groth16::parameters p;
-    {
-      base::os_rng rng;
-      const auto tw = groth16::toxic_waste::random(rng);
-      p = groth16::setup(circuit.shape, tw, ex_);
-    }  // the toxic waste is gone here (it lived on this stack frame only)
-    const double gen = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    auto s = make_srs(std::move(p));
-    const std::string werr = write_files(f, s->params);
-    if (werr.empty()) {
-      log(log_level::info, "test circuit k=" + std::to_string(k) + ": generated development parameters in " +
-                               fmt_seconds(gen) + ", wrote " + f.params + " (" +
-                               std::to_string(groth16::parameters_size(s->params) >> 10) + " KiB) in " +
-                               fmt_seconds(seconds_since(t0)));
-    } else {
-      log(log_level::warn, "test circuit k=" + std::to_string(k) + ": generated development parameters in " +
-                               fmt_seconds(gen) + " but cannot cache them in " + dir_ + ": " + werr +
-                               " (using them from memory)");
-    }
-    e->value = std::move(s);
+    generate_locked(circuit, f, *e);
     if (origin) *origin = srs_origin::generated;
     return e->value;
   } catch (const groth16::setup_error& x) {
@@ -293,6 +273,105 @@ engine::result<std::shared_ptr<const srs>> param_store::get(const compiled_circu
   } catch (const std::exception& x) {
     return engine::error{errc::internal, "test circuit k=" + std::to_string(k) + ": parameters: " + x.what()};
   }
+}
+
+std::string param_store::generate_locked(const compiled_circuit& circuit, const param_files& f, entry& e) {
+  const unsigned k = circuit.k();
+  auto t0 = std::chrono::steady_clock::now();
+  groth16::parameters p;
+  {
+    base::os_rng rng;
+    const auto tw = groth16::toxic_waste::random(rng);
+    p = groth16::setup(circuit.shape, tw, ex_);
+  }  // the toxic waste is gone here (it lived on this stack frame only)
+  const double gen = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  auto s = make_srs(std::move(p));
+  const std::string werr = write_files(f, s->params);
+  if (werr.empty()) {
+    log(log_level::info, "test circuit k=" + std::to_string(k) + ": generated development parameters in " +
+                             fmt_seconds(gen) + ", wrote " + f.params + " (" +
+                             std::to_string(groth16::parameters_size(s->params) >> 10) + " KiB) in " +
+                             fmt_seconds(seconds_since(t0)));
+  } else {
+    log(log_level::warn, "test circuit k=" + std::to_string(k) + ": generated development parameters in " +
+                             fmt_seconds(gen) + " but cannot cache them in " + dir_ + ": " + werr +
+                             " (using them from memory)");
+  }
+  e.value = std::move(s);
+  return werr;
+}
+
+engine::result<std::string> param_store::ensure_files(const compiled_circuit& circuit, bool regenerate) {
+  const unsigned k = circuit.k();
+  const std::shared_ptr<entry> e = entry_for(k);
+  std::lock_guard elock(e->mu);
+  const param_files f = files_for(dir_, k);
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  const file_lock cache_lock(f.lock);
+  auto params_digest = [&]() -> std::optional<std::string> {
+    if (!fs::exists(f.params, ec) || !fs::exists(f.vk, ec)) return std::nullopt;
+    std::ifstream in(f.digests);
+    if (!in) return std::nullopt;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const auto want = parse_b2sum(ss.str());
+    const auto it = want.find(basename_of(f.params));
+    if (it == want.end() || it->second.size() != 128) return std::nullopt;
+    return it->second;
+  };
+  if (!regenerate) {
+    if (auto d = params_digest()) return *d;
+    if (fs::exists(f.params, ec) || fs::exists(f.digests, ec)) {
+      log(log_level::warn, "test circuit k=" + std::to_string(k) + ": cached parameters in " + dir_ +
+                               " are incomplete; generating new ones");
+    }
+  }
+  try {
+    const std::string werr = generate_locked(circuit, f, *e);
+    e->value.reset();  // the SRS manager decodes its own copy from the file
+    if (!werr.empty()) {
+      return engine::error{errc::internal, "test circuit k=" + std::to_string(k) +
+                                               ": cannot write development parameters to " + dir_ + ": " + werr};
+    }
+  } catch (const std::exception& x) {
+    return engine::error{errc::internal, "test circuit k=" + std::to_string(k) + ": parameter setup failed: " + x.what()};
+  }
+  if (auto d = params_digest()) return *d;
+  return engine::error{errc::internal, "test circuit k=" + std::to_string(k) + ": " + f.digests + " unreadable after writing"};
+}
+
+std::string circuit_id_for(unsigned k) { return "test-circuit-k" + std::to_string(k); }
+
+std::optional<unsigned> k_of_circuit_id(std::string_view id) {
+  constexpr std::string_view prefix = "test-circuit-k";
+  if (!id.starts_with(prefix) || id.size() == prefix.size() || id.size() > prefix.size() + 2) return std::nullopt;
+  unsigned k = 0;
+  for (char c : id.substr(prefix.size())) {
+    if (c < '0' || c > '9') return std::nullopt;
+    k = k * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (id[prefix.size()] == '0' || k < min_log2 || k > max_log2) return std::nullopt;
+  return k;
+}
+
+engine::result<std::shared_ptr<const srs>> decode_srs(std::span<const std::uint8_t> file, bool verified,
+                                                      const compiled_circuit& c) {
+  groth16::parameters p;
+  if (auto e = groth16::read_parameters(file, p, verified ? ec::subgroup_check::skip : ec::subgroup_check::verify);
+      !e.ok()) {
+    return engine::error{errc::data_loss, e.message()};
+  }
+  try {
+    groth16::check_parameters(groth16::parameters_view::of(p), c.shape);
+  } catch (const std::invalid_argument& e) {
+    return engine::error{errc::data_loss, std::string("does not fit the circuit: ") + e.what()};
+  }
+  if (p.vk.ic.size() != c.shape.num_inputs) {
+    return engine::error{errc::data_loss, "verifying key has " + std::to_string(p.vk.ic.size()) + " ic points"};
+  }
+  return std::shared_ptr<const srs>(make_srs(std::move(p)));
 }
 
 }  // namespace cuzk::testcircuit

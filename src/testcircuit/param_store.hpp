@@ -32,7 +32,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "base/executor.hpp"
 #include "engine/engine.hpp"
@@ -58,6 +61,16 @@ struct param_files {
 // Paths of the k-circuit's files in dir.
 param_files files_for(const std::string& dir, unsigned k);
 
+// The SRS manager's circuit id for k ("test-circuit-k10") and back (nullopt: not a test-circuit id
+// or k outside [min_log2, max_log2]).
+std::string circuit_id_for(unsigned k);
+std::optional<unsigned> k_of_circuit_id(std::string_view id);
+
+// Decodes a mapped .params file of the k-circuit into an srs (checked against the circuit's
+// shape; subgroup checks only when !verified). Errors: errc::data_loss naming the problem.
+engine::result<std::shared_ptr<const srs>> decode_srs(std::span<const std::uint8_t> file, bool verified,
+                                                      const compiled_circuit& circuit);
+
 class param_store {
  public:
   param_store(std::string dir, base::executor& ex, log_fn log = {});
@@ -70,6 +83,13 @@ class param_store {
   // Drops k's parameters from memory (the next get reads the files again). For tests.
   void forget(unsigned k);
 
+  // For the daemon's SRS manager, which loads, verifies and caches the .params file itself:
+  // makes sure the files exist (generating and writing them when absent, when the .b2sum file is
+  // missing or when `regenerate` is set) and returns the .params file's BLAKE2b-512 from the
+  // .b2sum file. Errors: errc::internal (setup failed, or the files cannot be written: the
+  // manager needs them on disk).
+  engine::result<std::string> ensure_files(const compiled_circuit& circuit, bool regenerate = false);
+
   const std::string& dir() const { return dir_; }
 
  private:
@@ -80,6 +100,11 @@ class param_store {
   void log(engine::log_level lvl, const std::string& msg) const {
     if (log_) log_(lvl, msg);
   }
+
+  // k's entry, created on first use (its own mutex serialises loads and generation of that k).
+  std::shared_ptr<entry> entry_for(unsigned k);
+  // Generates k's parameters and writes the files; empty string on success, else why not.
+  std::string generate_locked(const compiled_circuit& circuit, const param_files& f, entry& e);
 
   std::string dir_;
   base::executor& ex_;

@@ -15,6 +15,8 @@
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "base/os_rng.hpp"
+#include "engine/engine.hpp"
+#include "engine/srs_catalog.hpp"
 
 namespace cuzk::testcircuit {
 namespace {
@@ -57,9 +59,19 @@ class testcircuit_prover final : public engine::partition_prover {
   explicit testcircuit_prover(prover_options o)
       : opts_(std::move(o)),
         exec_(base::make_thread_pool_executor(opts_.threads)),
-        store_(opts_.param_cache, *exec_, opts_.log) {}
+        store_(opts_.param_cache, *exec_, opts_.log) {
+    if (!opts_.srs) {
+      engine::srs_manager_options mo;
+      mo.cache_dir = opts_.param_cache;
+      mo.log = opts_.log;
+      opts_.srs = std::make_shared<engine::srs_manager>(std::move(mo));
+    }
+    add_test_circuit_resolver(*opts_.srs, store_);
+  }
 
-  std::string name() const override { return "groth16-cpu"; }
+  std::string name() const override {
+    return "groth16-" + (opts_.backend_for ? opts_.backend_name : std::string("cpu"));
+  }
   bool supports(engine::proof_kind k) const override { return k == engine::proof_kind::test_circuit; }
 
   result<job_plan> plan(const job_spec& job, std::stop_token) override {
@@ -123,22 +135,27 @@ class testcircuit_prover final : public engine::partition_prover {
     auto* wd = dynamic_cast<chain_witness_data*>(witness.get());
     if (!wd) return error{errc::internal, "test circuit prove: no witness"};
     const auto t0 = std::chrono::steady_clock::now();
-    auto s = store_.get(*ctx.circuit);
-    if (!s) return s.error();
+    auto h = acquire(*ctx.circuit, stop);
+    if (!h) return h.error();
+    const srs* s = &h.value().get<srs>();
     engine::partition_proof out;
     out.srs_load = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
     if (stop.stop_requested()) return error{errc::cancelled, "cancelled"};
     try {
-      auto backend = take_backend();
+      // The device worker's own backend (one prove at a time per worker), else a pooled CPU one.
+      groth16::prover_backend* worker_backend =
+          opts_.backend_for ? opts_.backend_for(engine::current_device_worker()) : nullptr;
+      std::unique_ptr<backend::cpu::cpu_backend> pooled;
+      if (!worker_backend) pooled = take_backend();
       groth16::prove_timings pt;
       groth16::proof pr;
       {
         base::os_rng rng;
         const fr r = fr::random(rng), sv = fr::random(rng);
-        pr = groth16::prove(groth16::parameters_view::of(s.value()->params), ctx.circuit->shape, wd->w.inputs,
-                            wd->w.aux, r, sv, *backend, &pt);
+        pr = groth16::prove(groth16::parameters_view::of(s->params), ctx.circuit->shape, wd->w.inputs,
+                            wd->w.aux, r, sv, worker_backend ? *worker_backend : *pooled, &pt);
       }
-      give_back(std::move(backend));
+      if (pooled) give_back(std::move(pooled));
       witness.reset();
       const auto enc = groth16::encode_proof(pr);
       out.proof.assign(reinterpret_cast<const char*>(enc.data()), enc.size());
@@ -161,8 +178,9 @@ class testcircuit_prover final : public engine::partition_prover {
       return error{errc::internal, "test circuit finalize: " + std::to_string(proofs.size()) + " proofs for " +
                                        std::to_string(ctx.starts.size()) + " partitions"};
     }
-    auto s = store_.get(*ctx.circuit);  // in memory since prove
-    if (!s) return s.error();
+    auto h = acquire(*ctx.circuit, {});  // HOT since prove, unless evicted meanwhile
+    if (!h) return h.error();
+    const srs* s = &h.value().get<srs>();
     bytes joined;
     joined.reserve(proofs.size() * groth16::proof_bytes);
     for (std::size_t i = 0; i < proofs.size(); ++i) {
@@ -184,7 +202,7 @@ class testcircuit_prover final : public engine::partition_prover {
                                          " proof does not decode: " + e.message()};
       }
       const std::array<fr, num_public_inputs> pub{ctx.starts[i], *y};
-      const auto v = groth16::verify(s.value()->pvk, p, pub);
+      const auto v = groth16::verify(s->pvk, p, pub);
       if (v != groth16::verify_result::valid) {
         return error{errc::internal, "test circuit self-check failed: partition " + std::to_string(i) +
                                          " proof does not verify (" + groth16::to_string(v) + ")"};
@@ -195,6 +213,19 @@ class testcircuit_prover final : public engine::partition_prover {
   }
 
  private:
+  // The k-circuit's parameters through the SRS manager; a corrupt cached file (digest mismatch,
+  // undecodable) is regenerated once.
+  result<engine::srs_handle> acquire(const compiled_circuit& c, std::stop_token stop) {
+    const std::string id = circuit_id_for(c.k());
+    auto h = opts_.srs->acquire(id, stop);
+    if (h || h.error().code != errc::data_loss) return h;
+    log(engine::log_level::warn, "test circuit k=" + std::to_string(c.k()) + ": " + h.error().message +
+                                     "; generating new parameters");
+    if (auto d = store_.ensure_files(c, true); !d) return d.error();
+    opts_.srs->reset(id);
+    return opts_.srs->acquire(id, stop);
+  }
+
   void log(engine::log_level l, const std::string& m) const {
     if (opts_.log) opts_.log(l, m);
   }
@@ -221,7 +252,33 @@ class testcircuit_prover final : public engine::partition_prover {
 
 std::uint64_t host_bytes_for(const chain_layout& l) {
   const std::uint64_t fr_bytes = sizeof(fr);
-  return fr_bytes * (l.num_inputs + l.num_aux) + 160ull * l.domain_size + (16ull << 20);
+  return fr_bytes * (l.num_inputs + l.num_aux) + (160ull + 200ull) * l.domain_size + (16ull << 20);
+}
+
+void add_test_circuit_resolver(engine::srs_manager& m, param_store& store) {
+  m.add_resolver([&store](std::string_view id) -> std::optional<engine::srs_source> {
+    const auto k = k_of_circuit_id(id);
+    if (!k) return std::nullopt;
+    engine::srs_source s;
+    s.path = files_for(store.dir(), *k).params;
+    s.prepare = [&store, k = *k](std::stop_token) -> result<std::string> {
+      try {
+        return store.ensure_files(*circuit_cache::global().get(k));
+      } catch (const std::exception& e) {
+        return error{errc::internal, std::string("test circuit: ") + e.what()};
+      }
+    };
+    s.decode = [k = *k](std::span<const std::uint8_t> file, bool verified,
+                        std::stop_token) -> result<engine::srs_payload> {
+      auto c = circuit_cache::global().get(k);
+      auto d = decode_srs(file, verified, *c);
+      if (!d) return d.error();
+      const auto bytes = engine::decoded_parameters_bytes(file.size());
+      return engine::srs_payload{std::shared_ptr<const void>(d.value()), bytes};
+    };
+    s.hot_bytes = engine::decoded_parameters_bytes;
+    return s;
+  });
 }
 
 std::unique_ptr<engine::partition_prover> make_prover(prover_options opts) {

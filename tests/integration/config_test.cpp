@@ -95,6 +95,13 @@ TEST(config, errors_name_the_key) {
   EXPECT_NE(error_of("[gpus]\ndevices = [-1]\n").find("[gpus] devices"), std::string::npos);
   EXPECT_NE(error_of("[gpus]\ngpu_workers_per_device = 0\n").find("[gpus] gpu_workers_per_device: must be between"),
             std::string::npos);
+  EXPECT_NE(error_of("[gpus]\ngpu_workers_per_device = 17\n").find("[gpus] gpu_workers_per_device: must be between"),
+            std::string::npos);
+  EXPECT_NE(error_of("[gpus]\ndevices = \"some\"\n").find("[gpus] devices: expected \"all\" or an array"),
+            std::string::npos);
+  EXPECT_NE(error_of("[gpus]\ndevices = [1, 0, 1]\n").find("[gpus] devices: device 1 is listed twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("[gpus]\ndevices = [\"0\"]\n").find("[gpus] devices"), std::string::npos);
   EXPECT_NE(error_of("[scheduler]\nmax_batch_size = 2\n").find("not supported yet"), std::string::npos);
   EXPECT_NE(error_of("[logging]\nlevel = \"loud\"\n").find("[logging] level"), std::string::npos);
   EXPECT_NE(error_of("[logging]\nformat = \"xml\"\n").find("[logging] format"), std::string::npos);
@@ -102,6 +109,32 @@ TEST(config, errors_name_the_key) {
   if (!built_with_cuda()) {
     EXPECT_NE(error_of("[gpus]\nbackend = \"cuda\"\n").find("built without CUDA"), std::string::npos);
   }
+}
+
+TEST(config, gpus_devices_all_or_a_list_and_workers_per_device) {
+  auto all = parse_config("[gpus]\ndevices = \"all\"\ngpu_workers_per_device = 3\nbackend = \"auto\"\n", "t");
+  ASSERT_TRUE(all) << all.error().message;
+  EXPECT_TRUE(all->gpus.devices.empty());
+  EXPECT_EQ(all->gpus.gpu_workers_per_device, 3u);
+  EXPECT_EQ(all->gpus.backend, backend_kind::auto_select);
+  EXPECT_NE(to_toml(all.value()).find("devices = \"all\""), std::string::npos);
+  auto listed = parse_config("[gpus]\ndevices = [1, 0]\nbackend = \"cpu\"\n", "t");
+  ASSERT_TRUE(listed) << listed.error().message;
+  EXPECT_EQ(listed->gpus.devices, (std::vector<std::uint32_t>{1, 0}));
+  // Both forms print back as TOML that parses to the same devices.
+  for (const auto* c : {&all.value(), &listed.value()}) {
+    auto again = parse_config(to_toml(*c), "printed");
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(again->gpus.devices, c->gpus.devices);
+    EXPECT_EQ(again->gpus.gpu_workers_per_device, c->gpus.gpu_workers_per_device);
+  }
+  daemon_config dup;  // validate_config runs again after command-line overrides
+  dup.srs.param_cache = "/tmp/params";
+  ASSERT_TRUE(validate_config(dup));
+  dup.gpus.devices = {0, 0};
+  const auto v = validate_config(dup);
+  ASSERT_FALSE(v);
+  EXPECT_NE(v.error().message.find("[gpus] devices: device 0 is listed twice"), std::string::npos);
 }
 
 TEST(config, print_config_round_trips) {

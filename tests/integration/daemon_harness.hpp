@@ -2,8 +2,11 @@
 // log capture, readiness (the "listening on" line), signals, exit status.
 #pragma once
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,6 +160,28 @@ inline grpc::Status prove(cuzk::v1::ProvingEngine::Stub& s, const cuzk::v1::Subm
   auto st = s.Prove(&ctx, p, &resp);
   out = resp.result();
   return st;
+}
+
+// GET http://<host:port><path> (IPv4 literal host): the whole response (status line, headers,
+// body), "" when the connection fails.
+inline std::string http_get(const std::string& host_port, const std::string& path) {
+  const auto colon = host_port.rfind(':');
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  ::inet_pton(AF_INET, host_port.substr(0, colon).c_str(), &a.sin_addr);
+  a.sin_port = htons(static_cast<std::uint16_t>(std::stoi(host_port.substr(colon + 1))));
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return {};
+  }
+  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n";
+  (void)::send(fd, req.data(), req.size(), 0);
+  std::string resp;
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) resp.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return resp;
 }
 
 }  // namespace cuzk::test

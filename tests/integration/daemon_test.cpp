@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <future>
 #include <thread>
 
@@ -19,8 +20,10 @@ namespace {
 using namespace std::chrono_literals;
 namespace pb = cuzk::v1;
 
+// `extra` goes in [daemon] (and may set its own shutdown_grace).
 std::string config(const std::string& listen, const std::string& extra = "") {
-  return "[logging]\nlevel = \"debug\"\n[daemon]\nlisten = \"" + listen + "\"\nshutdown_grace = \"2s\"\n" + extra +
+  const std::string grace = extra.find("shutdown_grace") == std::string::npos ? "shutdown_grace = \"2s\"\n" : "";
+  return "[logging]\nlevel = \"debug\"\n[daemon]\nlisten = \"" + listen + "\"\n" + grace + extra +
          "\n[memory]\ntotal_budget = \"1GiB\"\n";
 }
 
@@ -202,11 +205,13 @@ TEST(daemon, malformed_requests_get_precise_errors_and_the_daemon_keeps_serving)
   EXPECT_FALSE(cresp.found());
 
   pb::PreloadSrsRequest pr;
-  pr.set_circuit_id("porep-32g");
+  pr.set_circuit_id("porep-2k");  // no such circuit id (2 KiB sectors are not served)
   pb::PreloadSrsResponse presp;
   grpc::ClientContext ctx4;
   deadline(ctx4);
-  EXPECT_EQ(s->PreloadSRS(&ctx4, pr, &presp).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  const auto pst = s->PreloadSRS(&ctx4, pr, &presp);
+  EXPECT_EQ(pst.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_NE(pst.error_message().find("unknown circuit id \"porep-2k\""), std::string::npos) << pst.error_message();
 
   EXPECT_TRUE(healthy(d.addr));
   EXPECT_TRUE(d.proc->running());
@@ -343,13 +348,47 @@ TEST(daemon, config_errors_name_the_key_and_exit_2) {
   EXPECT_NE(missing.log().find("none.toml"), std::string::npos);
 }
 
+// /dev/nvidia0 exists where the NVIDIA driver sees a device: the two tests below are about machines without one.
+bool gpu_visible() { return std::filesystem::exists("/dev/nvidia0"); }
+
+TEST(daemon, backend_cuda_without_a_gpu_refuses_to_start_naming_the_key) {
+  if (gpu_visible()) GTEST_SKIP() << "a GPU is visible on this machine";
+  temp_dir dir;
+  const auto cfg = dir.write("cuzk.toml", config("unix://" + dir.file("s.sock"), "[gpus]\nbackend = \"cuda\""));
+  daemon_process p(CUZK_DAEMON_BIN, {"--config", cfg}, dir.file("log"));
+  // 1 in a CUDA build (no device at startup), 2 in a build without CUDA (a configuration error).
+  const int code = p.wait_exit();
+  EXPECT_TRUE(code == 1 || code == 2) << code << "\n" << p.log();
+  EXPECT_NE(p.log().find("[gpus] backend"), std::string::npos) << p.log();
+  EXPECT_EQ(p.log().find("listening on"), std::string::npos) << p.log();
+  EXPECT_FALSE(std::filesystem::exists(dir.file("s.sock")));
+}
+
+TEST(daemon, backend_auto_without_a_gpu_proves_on_the_cpu_and_logs_why) {
+  if (gpu_visible()) GTEST_SKIP() << "a GPU is visible on this machine";
+  running_daemon d("127.0.0.1:0", "[gpus]\nbackend = \"auto\"");
+  ASSERT_FALSE(d.addr.empty()) << d.proc->log();
+  const auto log = d.proc->log();
+  EXPECT_NE(log.find("[gpus] backend = \"auto\": no GPU ("), std::string::npos) << log;
+  EXPECT_NE(log.find("(cpu backend"), std::string::npos) << log;
+  pb::GetStatusResponse st;
+  grpc::ClientContext ctx;
+  deadline(ctx);
+  ASSERT_TRUE(d.stub()->GetStatus(&ctx, {}, &st).ok());
+  EXPECT_EQ(st.gpus_size(), 0);
+  int device_workers = 0;
+  for (const auto& w : st.workers()) device_workers += w.stage() == "device";
+  EXPECT_EQ(device_workers, 1);
+}
+
 TEST(daemon, print_config_without_a_file_shows_every_default) {
   temp_dir dir;
   daemon_process p(CUZK_DAEMON_BIN, {"--print-config"}, dir.file("log"));
   EXPECT_EQ(p.wait_exit(), 0);
   const auto out = p.log();
   for (const char* k : {"listen = \"unix:///run/curio/cuzk.sock\"", "total_budget = \"auto\"", "shutdown_grace",
-                        "gpu_workers_per_device = 2", "max_batch_size = 1", "level = \"info\"", "backend = \"auto\""}) {
+                        "gpu_workers_per_device = 2", "devices = \"all\"", "max_batch_size = 1",
+                        "level = \"info\"", "backend = \"auto\""}) {
     EXPECT_NE(out.find(k), std::string::npos) << k << "\n" << out;
   }
 }
@@ -395,6 +434,34 @@ TEST(test_double_daemon, sigterm_cancels_queued_finishes_running_and_answers_eve
   EXPECT_LT(took, 6s);
   EXPECT_NE(d.proc->log().find("1 queued job(s) cancelled, 1 running job(s) finished, 2 cancelled"), std::string::npos)
       << d.proc->log();
+}
+
+TEST(test_double_daemon, a_second_sigterm_cuts_the_grace_period_short_and_still_answers_waiters) {
+  running_daemon d("127.0.0.1:0", "shutdown_grace = \"60s\"", CUZK_TEST_DOUBLE_DAEMON_BIN,
+                   {{"CUZK_TEST_DOUBLE_HOLD", "prove:held:0"}});
+  ASSERT_FALSE(d.addr.empty()) << d.proc->log();
+  auto s = d.stub();
+  auto held = std::async(std::launch::async, [&] {
+    pb::AwaitProofResponse r;
+    auto st = prove(*s, test_circuit("held"), r, 30s);
+    EXPECT_TRUE(st.ok()) << st.error_message();
+    return r;
+  });
+  ASSERT_TRUE(d.proc->wait_log("job held")) << d.proc->log();
+  std::this_thread::sleep_for(200ms);  // the held partition is inside prove()
+  const auto t0 = std::chrono::steady_clock::now();
+  d.proc->signal(SIGTERM);
+  ASSERT_TRUE(d.proc->wait_log("a second signal cancels them at once")) << d.proc->log();
+  std::this_thread::sleep_for(300ms);
+  EXPECT_TRUE(d.proc->running());  // the first signal alone waits (60 s grace)
+  d.proc->signal(SIGTERM);
+  auto r = held.get();
+  EXPECT_EQ(r.status(), pb::AwaitProofResponse::CANCELLED);
+  EXPECT_NE(r.error_message().find("grace period cut short by a second signal"), std::string::npos)
+      << r.error_message();
+  EXPECT_EQ(d.proc->wait_exit(10s), 0) << d.proc->log();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_NE(d.proc->log().find("SIGTERM again: cancelling running jobs now"), std::string::npos) << d.proc->log();
 }
 
 TEST(test_double_daemon, duplicate_request_id_attaches_and_client_deadline_cancels_prove) {

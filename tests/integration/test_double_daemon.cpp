@@ -11,7 +11,9 @@
 #include "unit/engine/test_double_prover.hpp"
 
 int main(int argc, char** argv) {
-  return cuzk::server::run_daemon(argc, argv, [](const cuzk::server::daemon_config&)
+  return cuzk::server::run_daemon(argc, argv, [](const cuzk::server::daemon_config&,
+                                                 const std::shared_ptr<cuzk::engine::srs_manager>&,
+                                                 const std::shared_ptr<cuzk::server::gpu_workers>&)
                                                   -> cuzk::engine::result<std::shared_ptr<cuzk::engine::partition_prover>> {
     auto p = std::make_shared<cuzk::test::test_double_prover>();
     if (const char* hold = std::getenv("CUZK_TEST_DOUBLE_HOLD")) {

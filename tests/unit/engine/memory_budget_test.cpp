@@ -82,5 +82,33 @@ TEST(memory_budget, release_listener_runs) {
   EXPECT_EQ(calls, 1);
 }
 
+TEST(memory_budget, evictor_frees_room_for_try_reserve_and_for_a_waiting_reserve) {
+  memory_budget b(100);
+  reservation held = b.try_reserve(80);
+  ASSERT_TRUE(held);
+  std::vector<std::uint64_t> asked;
+  b.set_evictor([&](std::uint64_t shortfall) {
+    asked.push_back(shortfall);
+    const std::uint64_t freed = held.bytes();
+    held.release();
+    return freed;
+  });
+  auto r = b.try_reserve(50);  // 20 free: asks for the 30 missing, gets 80
+  EXPECT_TRUE(r);
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0], 30u);
+  EXPECT_EQ(b.reserved(), 50u);
+  // Nothing left to evict: try_reserve asks once and gives up; reserve asks while it waits.
+  EXPECT_FALSE(b.try_reserve(60));
+  EXPECT_EQ(asked.size(), 2u);
+  held = b.try_reserve(40);  // budget full again: 50 + 40 + 10 free
+  ASSERT_TRUE(held);
+  auto w = b.reserve(30, 0);
+  ASSERT_TRUE(w.has_value()) << w.error().message;
+  EXPECT_EQ(b.reserved(), 80u);
+  EXPECT_GE(asked.size(), 3u);
+  b.set_evictor({});
+}
+
 }  // namespace
 }  // namespace cuzk::engine

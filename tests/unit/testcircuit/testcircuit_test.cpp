@@ -194,7 +194,7 @@ engine::result<engine::bytes> run_job(engine::partition_prover& p, const engine:
 TEST(testcircuit_prover, proves_and_the_proofs_verify_against_the_written_vk) {
   temp_dir dir;
   log_sink logs;
-  auto p = make_prover({dir.path(), 2, logs.fn()});
+  auto p = make_prover({dir.path(), 2, logs.fn(), {}});
   EXPECT_EQ(p->name(), "groth16-cpu");
   EXPECT_TRUE(p->supports(proof_kind::test_circuit));
   EXPECT_FALSE(p->supports(proof_kind::porep_seal_commit));
@@ -226,7 +226,7 @@ TEST(testcircuit_prover, proves_and_the_proofs_verify_against_the_written_vk) {
 
 TEST(testcircuit_prover, plan_rejects_bad_requests_with_clear_errors) {
   temp_dir dir;
-  auto p = make_prover({dir.path(), 1, {}});
+  auto p = make_prover({dir.path(), 1, {}, {}});
   auto r = p->plan(test_job(3, 1, 0), {});
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().code, engine::errc::invalid_argument);
@@ -263,7 +263,7 @@ TEST(testcircuit_prover, plan_rejects_bad_requests_with_clear_errors) {
 
 TEST(testcircuit_prover, cancelled_stages_stop) {
   temp_dir dir;
-  auto p = make_prover({dir.path(), 1, {}});
+  auto p = make_prover({dir.path(), 1, {}, {}});
   const auto job = test_job(5, 1, 0);
   auto plan = p->plan(job, {});
   ASSERT_TRUE(plan.has_value());
@@ -281,7 +281,7 @@ TEST(testcircuit_prover, cancelled_stages_stop) {
 
 TEST(testcircuit_prover, finalize_rejects_a_proof_that_does_not_verify) {
   temp_dir dir;
-  auto p = make_prover({dir.path(), 1, {}});
+  auto p = make_prover({dir.path(), 1, {}, {}});
   const auto job = test_job(5, 2, 1);
   auto plan = p->plan(job, {});
   ASSERT_TRUE(plan.has_value());
@@ -308,6 +308,61 @@ TEST(testcircuit_prover, finalize_rejects_a_proof_that_does_not_verify) {
   EXPECT_EQ(bad.error().code, engine::errc::internal);
   auto good = p->finalize(job, plan.value(), proofs, {});
   ASSERT_TRUE(good.has_value()) << good.error().message;
+}
+
+TEST(testcircuit_prover, parameters_go_through_the_srs_manager_and_a_corrupt_file_is_regenerated) {
+  temp_dir dir;
+  log_sink logs;
+  engine::srs_manager_options mo;
+  mo.cache_dir = dir.path();
+  mo.budget = std::make_shared<engine::memory_budget>(64ull << 20);
+  auto srs = std::make_shared<engine::srs_manager>(mo);
+  const unsigned k = 5;
+  {
+    auto p = make_prover({dir.path(), 1, logs.fn(), srs});
+    ASSERT_TRUE(run_job(*p, test_job(k, 1, 7)).has_value());
+    const auto entries = srs->entries();
+    ASSERT_EQ(entries.size(), 1u);
+    EXPECT_EQ(entries[0].circuit_id, "test-circuit-k5");
+    EXPECT_EQ(entries[0].tier, engine::srs_tier::hot);
+    EXPECT_TRUE(entries[0].verified);
+    EXPECT_EQ(entries[0].refs, 0u);  // the job is over
+    EXPECT_EQ(srs->budget().reserved(), entries[0].hot_bytes);
+    EXPECT_GT(entries[0].hot_bytes, entries[0].file_bytes);  // decoded points are larger than in the file
+  }
+  // A restarted daemon (new manager) finds the file corrupt: one byte flipped in the H query.
+  const auto f = files_for(dir.path(), k);
+  {
+    std::fstream io(f.params, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekp(-100, std::ios::end);
+    io.put('\x5a');
+  }
+  auto srs2 = std::make_shared<engine::srs_manager>(mo);
+  log_sink logs2;
+  auto p = make_prover({dir.path(), 1, logs2.fn(), srs2});
+  auto out = run_job(*p, test_job(k, 2, 9));
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  EXPECT_TRUE(logs2.contains("is corrupt")) << "no corruption warning";
+  EXPECT_TRUE(logs2.contains("generated development parameters"));
+  // The regenerated files verify the new proofs (checked against the .vk on disk).
+  groth16::verifying_key vk;
+  ASSERT_TRUE(groth16::read_verifying_key_file(f.vk, vk).ok());
+  std::vector<groth16::proof> proofs;
+  ASSERT_TRUE(groth16::decode_proofs({reinterpret_cast<const std::uint8_t*>(out->data()), out->size()}, proofs).ok());
+  const chain_definition def(k);
+  const fr x0 = partition_start(9, 1);
+  EXPECT_EQ(groth16::verify(groth16::prepare_verifying_key(vk), proofs[1], std::array<fr, 2>{x0, native_output(def, x0)}),
+            groth16::verify_result::valid);
+}
+
+TEST(testcircuit_prover, circuit_ids_round_trip) {
+  EXPECT_EQ(circuit_id_for(10), "test-circuit-k10");
+  EXPECT_EQ(k_of_circuit_id("test-circuit-k10"), 10u);
+  EXPECT_EQ(k_of_circuit_id("test-circuit-k4"), 4u);
+  for (const char* bad : {"test-circuit-k3", "test-circuit-k23", "test-circuit-k", "test-circuit-k010",
+                          "test-circuit-kx", "porep-32g", "test-circuit-k100"}) {
+    EXPECT_FALSE(k_of_circuit_id(bad)) << bad;
+  }
 }
 
 // --- the parameter cache --------------------------------------------------------------------
