@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 // without `.js`) from the ESM build. In 1.9.x `G1.Point` is the current name of the point class
 // (`G1.ProjectivePoint` is a deprecated alias); toHex(isCompressed) and fromHex are unchanged.
 import { bls12_381 as bls } from '@noble/curves/bls12-381.js';
+import { fp12Hex, fpHex, frHex, hexN, mul, randBelow as randBelowFrom, splitmix64 } from './noble_common.mjs';
 
 function usage(msg) {
   if (msg) console.error(`crosscheck: ${msg}`);
@@ -51,27 +52,9 @@ let timeoutSec = 120;
 }
 console.log(`crosscheck seed = ${seed}`);
 
-// ---------- deterministic PRNG: splitmix64 ----------
-const M64 = (x) => BigInt.asUintN(64, x);
-let state = M64(seed);
-function next64() {
-  state = M64(state + 0x9e3779b97f4a7c15n);
-  let z = state;
-  z = M64((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-  z = M64((z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-  return z ^ (z >> 31n);
-}
-function randBelow(n) {
-  const bits = BigInt(n.toString(2).length);
-  const words = (bits + 63n) / 64n;
-  const mask = (1n << bits) - 1n;
-  for (;;) {
-    let v = 0n;
-    for (let i = 0n; i < words; i++) v = (v << 64n) | next64();
-    v &= mask;
-    if (v < n) return v;
-  }
-}
+// ---------- deterministic PRNG (noble_common.mjs) ----------
+const next64 = splitmix64(seed);
+const randBelow = (n) => randBelowFrom(next64, n);
 
 // ---------- noble helpers ----------
 const { Fp, Fr, Fp2, Fp12 } = bls.fields;
@@ -79,18 +62,7 @@ const G1 = bls.G1.Point;
 const G2 = bls.G2.Point;
 const P_MOD = Fp.ORDER;
 const R_MOD = Fr.ORDER;
-const hexN = (x, bytes) => x.toString(16).padStart(bytes * 2, '0');
-const fpHex = (x) => hexN(x, 48);
-const frHex = (x) => hexN(x, 32);
 const CU = (P) => `${P.toHex(true)} ${P.toHex(false)}`;
-function fp12Hex(e) {
-  // c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1 -- built explicitly from the tower fields.
-  const out = [];
-  for (const f6 of [e.c0, e.c1])
-    for (const f2 of [f6.c0, f6.c1, f6.c2]) out.push(fpHex(f2.c0), fpHex(f2.c1));
-  return out.join('');
-}
-const mul = (P, k) => (k === 0n ? P.multiplyUnsafe(0n) : P.multiply(k));
 // Scalars: index 0 -> 0, 1 -> 1, 2 -> r-1, 3 -> small, otherwise uniform in [0, r).
 function scalar(i) {
   if (i === 0) return 0n;

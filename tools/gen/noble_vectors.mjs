@@ -13,6 +13,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fp12Hex, fpHex, frHex, hexN, mul, randBelow, splitmix64 } from '../../tests/noble/noble_common.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -44,53 +45,15 @@ for (let i = 0; i < args.length; i++) {
   }
 }
 
-// ---------- deterministic PRNG: splitmix64 ----------
-const M64 = (x) => BigInt.asUintN(64, x);
-function splitmix64(s0) {
-  let s = M64(s0);
-  return () => {
-    s = M64(s + 0x9e3779b97f4a7c15n);
-    let z = s;
-    z = M64((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = M64((z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    return z ^ (z >> 31n);
-  };
-}
-// Uniform in [0, n) by rejection sampling on bitlen(n)-bit candidates built from
-// consecutive 64-bit outputs (first output = most significant word).
-function randBelow(next, n) {
-  const bits = BigInt(n.toString(2).length);
-  const words = (bits + 63n) / 64n;
-  const mask = (1n << bits) - 1n;
-  for (;;) {
-    let v = 0n;
-    for (let i = 0n; i < words; i++) v = (v << 64n) | next();
-    v &= mask;
-    if (v < n) return v;
-  }
-}
-
 // ---------- encodings ----------
 const { Fp, Fr, Fp2 } = bls.fields;
 const G1 = bls.G1.Point;
 const G2 = bls.G2.Point;
 const P_MOD = Fp.ORDER;
 const R_MOD = Fr.ORDER;
-const hexN = (x, bytes) => x.toString(16).padStart(bytes * 2, '0');
-const fpHex = (x) => hexN(x, 48);
-const frHex = (x) => hexN(x, 32);
 const scHex = (x) => hexN(x, 32);
 const ptC = (P) => P.toHex(true);
 const ptU = (P) => P.toHex(false);
-// Fp12 as 12 Fp, order c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1 (built from fields explicitly).
-function fp12Hex(e) {
-  const out = [];
-  for (const f6 of [e.c0, e.c1])
-    for (const f2 of [f6.c0, f6.c1, f6.c2]) out.push(fpHex(f2.c0), fpHex(f2.c1));
-  return out.join('');
-}
-// k*P for any k in [0, r) (noble's multiply() rejects 0).
-const mul = (P, k) => (k === 0n ? P.multiplyUnsafe(0n) : P.multiply(k));
 
 function header(name, stream, lines) {
   return [
