@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backend/cuda/cuda_status.cuh"
 #include "backend/cuda/g1_device.cuh"
 #include "backend/cuda/msm_cuda.hpp"
 
@@ -14,12 +15,6 @@ namespace {
 using dev::fp32;
 using dev::g1_affine_dev;
 using dev::g1_xyzz_dev;
-
-bool ok(cudaError_t e, const char* what, std::string& error) {
-  if (e == cudaSuccess) return true;
-  error = std::string(what) + ": " + cudaGetErrorString(e);
-  return false;
-}
 
 __global__ void fp_selftest_kernel(const fp32* a, const fp32* b, fp32* mul_ptx, fp32* mul_portable, fp32* add,
                                    fp32* sub, fp32* neg, std::size_t n) {

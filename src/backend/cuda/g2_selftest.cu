@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backend/cuda/cuda_status.cuh"
 #include "backend/cuda/g2_device.cuh"
 #include "backend/cuda/msm_cuda.hpp"
 
@@ -15,12 +16,6 @@ using dev::fp2_dev;
 using dev::g2_affine_dev;
 using dev::g2_xyzz_dev;
 using mul = dev::fp_mul_ptx_call;  // the multiplier of the G2 MSM
-
-bool ok(cudaError_t e, const char* what, std::string& error) {
-  if (e == cudaSuccess) return true;
-  error = std::string(what) + ": " + cudaGetErrorString(e);
-  return false;
-}
 
 __global__ void fp2_selftest_kernel(const fp2_dev* a, const fp2_dev* b, fp2_dev* prod, fp2_dev* square,
                                     fp2_dev* sum, fp2_dev* diff, fp2_dev* neg, std::size_t n) {

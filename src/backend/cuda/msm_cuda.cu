@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/cuda/cuda_status.cuh"
 #include "backend/cuda/fr_device.cuh"
 #include "backend/cuda/g2_device.cuh"
 
@@ -47,12 +48,6 @@ constexpr unsigned host_tail_per_window = 64;  // device tree sums stop at this 
 constexpr unsigned host_tail_per_window_g2 = 4;
 constexpr unsigned min_window_bits = 2, max_window_bits = 24;
 
-bool ok(cudaError_t e, const char* what, std::string& error) {
-  if (e == cudaSuccess) return true;
-  error = std::string(what) + ": " + cudaGetErrorString(e);
-  return false;
-}
-bool launched(const char* what, std::string& error) { return ok(cudaGetLastError(), what, error); }
 unsigned grid_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
 
 // (r - 1) / 2 and r as 32-bit limbs (constexpr: folded into immediates).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "backend/cuda/cuda_status.cuh"
 #include "backend/cuda/fr_device.cuh"
 #include "poly/domain.hpp"
 
@@ -20,12 +21,6 @@ constexpr unsigned max_tile_log = 11;        // 2^K * L <= 2048 elements (8 per 
 constexpr unsigned table_log_cap = 15;       // coset power tables: 2^15 entries each
 constexpr std::size_t pass_smem_bytes = (std::size_t{1} << max_tile_log) * 9 / 8 * 32;  // 73,728
 
-bool ok(cudaError_t e, const char* what, std::string& error) {
-  if (e == cudaSuccess) return true;
-  error = std::string(what) + ": " + cudaGetErrorString(e);
-  return false;
-}
-bool launched(const char* what, std::string& error) { return ok(cudaGetLastError(), what, error); }
 
 __host__ __device__ inline uint32_t bit_reverse32(uint32_t x, unsigned log_n) {
   if (log_n == 0) return 0;
@@ -683,12 +678,7 @@ bool ntt_context::mark_start(std::string& error) {
 }
 
 double ntt_context::elapsed_ms(std::string& error) {
-  float ms = 0;
-  if (!ok(cudaEventRecord(impl_->ev_stop, impl_->stream), "cudaEventRecord", error) ||
-      !ok(cudaEventSynchronize(impl_->ev_stop), "cudaEventSynchronize", error) ||
-      !ok(cudaEventElapsedTime(&ms, impl_->ev_start, impl_->ev_stop), "cudaEventElapsedTime", error))
-    return -1;
-  return ms;
+  return elapsed_since(impl_->ev_start, impl_->ev_stop, impl_->stream, error);
 }
 
 bool get_device_info(device_info& info, std::string& error) {

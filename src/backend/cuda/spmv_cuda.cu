@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backend/cuda/cuda_status.cuh"
 #include "backend/cuda/device_memory.hpp"
 #include "backend/cuda/fr_device.cuh"
 
@@ -22,12 +23,6 @@ constexpr unsigned block_threads = 256;
 constexpr std::size_t staging_chunk_bytes = std::size_t{32} << 20;  // per half of the double buffer
 constexpr auto staging_timeout = std::chrono::seconds(60);
 
-bool ok(cudaError_t e, const char* what, std::string& error) {
-  if (e == cudaSuccess) return true;
-  error = std::string(what) + ": " + cudaGetErrorString(e);
-  return false;
-}
-bool launched(const char* what, std::string& error) { return ok(cudaGetLastError(), what, error); }
 unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
 
 unsigned tag_bytes_for(std::size_t table_size) { return table_size <= 256 ? 1 : table_size <= 65536 ? 2 : 4; }
@@ -386,12 +381,7 @@ bool spmv_context::mark_start(std::string& error) {
 }
 
 double spmv_context::elapsed_ms(std::string& error) {
-  float ms = 0;
-  if (!ok(cudaEventRecord(impl_->ev_stop, impl_->stream), "cudaEventRecord", error) ||
-      !ok(cudaEventSynchronize(impl_->ev_stop), "cudaEventSynchronize", error) ||
-      !ok(cudaEventElapsedTime(&ms, impl_->ev_start, impl_->ev_stop), "cudaEventElapsedTime", error))
-    return -1;
-  return ms;
+  return elapsed_since(impl_->ev_start, impl_->ev_stop, impl_->stream, error);
 }
 
 }  // namespace cuzk::cuda
