@@ -86,7 +86,7 @@ void bm_g1_msm_porep(benchmark::State& state) { run<ec::g1_curve>(state, 90); }
 void sweep_g1_msm(benchmark::State& state) { run<ec::g1_curve>(state, 0, true); }
 
 BENCHMARK(bm_g1_msm)->ArgsProduct({{16, 18, 20}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(bm_g2_msm)->ArgsProduct({{16, 18}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_g2_msm)->ArgsProduct({{16, 18, 20}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_g1_msm_porep)->ArgsProduct({{20}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime();
 // Tuning sweep (filter with --benchmark_filter=sweep): G1 2^16, forced c, xyzz vs batch affine.
 BENCHMARK(sweep_g1_msm)
@@ -102,7 +102,13 @@ BENCHMARK(sweep_g1_msm)
 // Batch-size sweep for batch affine (filter sweep_batch); args as above plus batch size.
 BENCHMARK(sweep_g1_msm)
     ->Name("sweep_batch_g1_msm")
-    ->ArgsProduct({{16}, {1}, {13, 14, 16}, {2}, {256, 512, 1024, 2048, 4096}})
+    ->ArgsProduct({{16}, {1}, {13, 14, 16}, {2}, {64, 128, 256, 512, 1024, 2048, 4096}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+// The same at 2^20, c = 16 (filter sweep_batch_20).
+BENCHMARK(sweep_g1_msm)
+    ->Name("sweep_batch_20_g1_msm")
+    ->ArgsProduct({{20}, {1}, {16}, {2}, {128, 256, 512, 1024, 2048}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -13,8 +13,13 @@ namespace {
 // 2^(c-1) make a new point conflict with probability ~B/2^c; B = 2^(c-1)/4 keeps that near 12%
 // (measured best at 2^16, c = 13..14, against /8 and /2) while B >= 512 (c >= 12) spreads one
 // inversion (~50M, see task_cost) over >= 512 additions.
-unsigned auto_batch_size(unsigned c) {
+// With the 8-lane IFMA flush the shared inversion weighs less (8 chains, ~3 us per flush) and
+// conflicts more: B = 2^(c-1)/8, at most 512, measured best or within 2% (G1 one core: 2^16 c =
+// 13, B = 64..4096: 237 / 208 / 192 / 195 / 210 / 259 / 411 ms CPU; 2^20 c = 16, B = 128..2048:
+// 2.73 / 2.57 / 2.48 / 2.48 / 2.52 s).
+unsigned auto_batch_size(unsigned c, bool simd) {
   const unsigned nb = 1u << (c - 1);
+  if (simd) return std::clamp(nb / 8, 32u, 512u);
   return std::clamp(nb / 4, 32u, 2048u);
 }
 
@@ -36,12 +41,16 @@ unsigned auto_batch_size(unsigned c) {
 // inversion) until the field's inverse became safegcd; with 60 the model's choice at 2^9 and 2^12
 // (one core, c = 4..13, both accumulations, plain and split) is the measured best or within 4%
 // of it.
-double task_cost(std::size_t m, unsigned c, accumulation acc, unsigned batch) {
+// With the 8-lane IFMA flush (batch_add_simd.hpp) the batch-affine accumulation costs a = 3 + 60/B
+// scalar multiplications' worth: the G1 2^16 MSM (2 threads, c = 13) fell from 764 to 321 ms
+// with the reductions unchanged; the measured best window stays c = 13 at 2^16 (one core, c =
+// 11..15), which the model also picks.
+double task_cost(std::size_t m, unsigned c, accumulation acc, unsigned batch, bool simd) {
   const double nb = static_cast<double>(1u << (c - 1));
   const double md = static_cast<double>(m);
   if (acc == accumulation::xyzz) return md * 10.0 + nb * 28.0 + nb;
   const double eff = static_cast<double>(std::max<std::size_t>(1, std::min<std::size_t>(batch, m)));
-  return md * (7.0 + 60.0 / eff) + nb * 24.0 + nb * 2.0;
+  return md * ((simd ? 3.0 : 7.0) + 60.0 / eff) + nb * 24.0 + nb * 2.0;
 }
 
 }  // namespace
@@ -51,6 +60,7 @@ constexpr std::size_t split_max_points = std::size_t{1} << 22;
 plan make_plan(std::size_t n, std::size_t concurrency, const options& opt) {
   const std::size_t T = std::max<std::size_t>(1, concurrency);
   unsigned c_lo = 1, c_hi = 20;
+  const bool simd = opt.simd && detail::simd_flush_available();
   if (opt.window_bits) c_lo = c_hi = std::clamp(opt.window_bits, 1u, detail::max_window_bits);
 
   plan best{1, detail::window_count(1), 1, accumulation::xyzz, 0, std::numeric_limits<double>::infinity(),
@@ -76,12 +86,12 @@ plan make_plan(std::size_t n, std::size_t concurrency, const options& opt) {
       for (unsigned c = c_lo; c <= c_hi; ++c) {
         // Batch affine needs many buckets for few conflicts; only forced below 2^7 buckets.
         if (acc == accumulation::batch_affine && opt.acc == accumulation::automatic && c < 8) continue;
-        const unsigned batch = acc == accumulation::batch_affine ? (opt.batch_size ? opt.batch_size : auto_batch_size(c)) : 0;
+        const unsigned batch = acc == accumulation::batch_affine ? (opt.batch_size ? opt.batch_size : auto_batch_size(c, simd)) : 0;
         const unsigned W = detail::window_count(c, bits);
         for (std::size_t k = k_lo; k <= k_hi; ++k) {
           const std::size_t m = (pts + k - 1) / k;
           const double rounds = static_cast<double>((W * k + T - 1) / T);
-          const double cost = rounds * task_cost(m, c, acc, batch) + overhead;
+          const double cost = rounds * task_cost(m, c, acc, batch, simd) + overhead;
           if (cost < best.cost) best = {c, W, static_cast<unsigned>(k), acc, batch, cost, split};
         }
       }

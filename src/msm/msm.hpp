@@ -62,6 +62,11 @@ struct options {
   unsigned point_chunks = 0;  // point ranges per window; 0 = chosen by the cost model
   unsigned batch_size = 0;    // batch_affine: additions per shared inversion; 0 = automatic
   scalar_split split = scalar_split::automatic;
+  // Batch-affine flushes and bucket reductions on 8 lanes of AVX-512 IFMA (G1 over Fp, G2 over
+  // Fp2) where the CPU has it and the environment does not say CUZK_MSM_SIMD=0 (=1: flush only).
+  // The flush writes the same buckets as the scalar one; the lane reduction adds in another
+  // order, so the result is the same point in another Jacobian representative (same affine).
+  bool simd = true;
 };
 
 // What pippenger() will do for n non-trivial scalars on an executor of the given concurrency.
