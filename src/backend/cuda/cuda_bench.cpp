@@ -90,12 +90,12 @@ int main(int argc, char** argv) {
               static_cast<double>(info.total_memory) / 1073741824.0);
 
   // --- Fr multiplication throughput -------------------------------------------------------------
-  for (auto kind : {cuda::fr_mul_kernel::ptx32, cuda::fr_mul_kernel::portable64}) {
+  for (auto kind : {cuda::fr_mul_kernel::ptx32, cuda::fr_mul_kernel::portable64, cuda::fr_mul_kernel::cios32,
+                    cuda::fr_mul_kernel::wide32}) {
     const double rate = cuda::measure_fr_mul_rate(kind, static_cast<std::size_t>(info.sm_count) * 2048, 4096, error);
     if (rate < 0) die(error);
-    std::printf("Fr mul %-10s %.3e /s = %.2f SM-cycles per product (floor %.3f)\n",
-                kind == cuda::fr_mul_kernel::ptx32 ? "ptx32" : "portable64", rate, sm_hz / rate,
-                imad_per_mul / imad_per_sm_clock);
+    std::printf("Fr mul %-10s %.3e /s = %.2f SM-cycles per product (floor %.3f)\n", cuda::fr_mul_name(kind), rate,
+                sm_hz / rate, imad_per_mul / imad_per_sm_clock);
   }
 
   auto ctx = cuda::ntt_context::create(max_log, error);
@@ -158,15 +158,17 @@ int main(int argc, char** argv) {
       std::string err;
       if (!ctx->ntt(d, ntt_direction::forward, ntt_order::natural_to_bit_reversed, err)) die(err);
     };
-    for (auto mul : {cuda::fr_mul_kernel::portable64, cuda::fr_mul_kernel::ptx32})
+    for (auto mul : {cuda::fr_mul_kernel::portable64, cuda::fr_mul_kernel::ptx32, cuda::fr_mul_kernel::cios32,
+                     cuda::fr_mul_kernel::wide32})
       for (unsigned km : {8u, 9u, 10u})
         for (unsigned lanes : {2u, 4u, 8u}) {
+          if (km == 8 && lanes == 2) continue;  // never the best (docs/gpu.md)
           cuda::ntt_options o;
           o.mul = mul;
           o.max_stages_per_pass = km;
           o.lanes = lanes;
           if (!ctx->set_options(o, error)) die(error);
-          add_row(std::string("tune fwd NR ") + (mul == cuda::fr_mul_kernel::ptx32 ? "ptx32" : "portable64") +
+          add_row(std::string("tune fwd NR ") + cuda::fr_mul_name(mul) +
                       " K<=" + std::to_string(km) + " L=" + std::to_string(lanes),
                   k, time_it(*ctx, 1, std::max(3, reps_for(k) / 2), fwd), 0.5 * nd * k,
                   64.0 * nd * passes_for(k, km));
@@ -193,10 +195,14 @@ int main(int argc, char** argv) {
     const double bytes = 7 * 64.0 * nd * passes_for(k, kmax) + 128.0 * nd;
     add_row("h pipeline (7 NTTs)", k, time_it(*ctx, 1, std::max(3, reps_for(k) / 2), h), products, bytes);
     if (k == std::min(max_log, 27u)) {
-      cuda::ntt_options o;
-      o.mul = cuda::fr_mul_kernel::ptx32;
-      if (!ctx->set_options(o, error)) die(error);
-      add_row("h pipeline ptx32", k, time_it(*ctx, 1, 3, h), products, bytes);
+      for (auto mul : {cuda::fr_mul_kernel::ptx32, cuda::fr_mul_kernel::portable64, cuda::fr_mul_kernel::cios32,
+                       cuda::fr_mul_kernel::wide32}) {
+        if (mul == cuda::ntt_options{}.mul) continue;
+        cuda::ntt_options o;
+        o.mul = mul;
+        if (!ctx->set_options(o, error)) die(error);
+        add_row(std::string("h pipeline ") + cuda::fr_mul_name(mul), k, time_it(*ctx, 1, 3, h), products, bytes);
+      }
       if (!ctx->set_options({}, error)) die(error);
     }
   }

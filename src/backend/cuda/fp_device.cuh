@@ -3,13 +3,16 @@
 // device arrays of ff::fp (and of points made of them) are read and written directly.
 //
 // Two multipliers with one interface (a policy parameter of the kernels), as for Fr:
-//   fp_mul_ptx      32-bit limb CIOS in PTX carry chains (mad.lo.cc / madc.hi.cc).
+//   fp_mul_ptx      32-bit limbs in PTX carry chains: fp_mul_ptx_impl, the even/odd product
+//                   (mont_evenodd.cuh; CUZK_FP_PRODUCT_EVENODD=0 selects the CIOS below).
 //   fp_mul_portable ff::fp::mul_portable, the 64-bit mont_field template as nvcc compiles it.
 // Tests compare both with the host mont_field bit for bit (CudaG1.FieldMatchesHost). Measured
-// on the H200 (dependent chains, 270K threads): ptx32 14.8, portable64 15.2 SM-cycles per
-// product. Inside the MSM kernels the portable one is 1.1-1.8x slower (it spills under the
-// register cap), and the PTX one is fastest called out of line (fp_mul_ptx_call, below): an
-// XYZZ addition inlines 10 copies, more code than the instruction cache holds (docs/gpu.md).
+// on the H200 (dependent chains, 270K threads): even/odd 9.5 (9.9 out of line), CIOS 15.1,
+// portable64 15.2 SM-cycles per product (docs/gpu-field-products.md). Inside the MSM kernels
+// the portable one is 1.1-1.8x slower (it spills under the register cap), and the PTX one is
+// fastest called out of line (fp_mul_ptx_call, below): an XYZZ addition inlines 10 copies, more
+// code than the instruction cache holds (docs/gpu.md). G1 MSM 2^26: 616 ms with the CIOS,
+// 403 ms with the even/odd product.
 //
 // CIOS cost per product, n = 12 limbs: per row i, t += a*b_i (12 mad.lo + 12 mad.hi),
 // m = t_0 * n0 (1 mul.lo), t += m*p (12 mad.lo + 12 mad.hi), shift one limb; 12 rows =
@@ -23,6 +26,7 @@
 
 #include <cstdint>
 
+#include "backend/cuda/mont_evenodd.cuh"
 #include "ff/bls12_381.hpp"
 
 namespace cuzk::cuda::dev {
@@ -196,7 +200,7 @@ __device__ __forceinline__ fp32 fp_sub(const fp32& a, const fp32& b) {
 __device__ __forceinline__ fp32 fp_neg(const fp32& a) { return fp_sub(fp_zero(), a); }
 
 // a * b * 2^-384 mod p: CIOS on 32-bit limbs (cost in the header comment).
-__device__ __forceinline__ fp32 fp_mul_ptx_impl(const fp32& a, const fp32& b) {
+__device__ __forceinline__ fp32 fp_mul_cios_impl(const fp32& a, const fp32& b) {
   uint32_t t[13] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 #pragma unroll
   for (int i = 0; i < 12; ++i) {
@@ -272,12 +276,35 @@ __device__ __forceinline__ fp32 fp_mul_ptx_impl(const fp32& a, const fp32& b) {
 #undef CUZK_FP_P_IMM
 #undef CUZK_FP_LIMBS
 
+// The same product with even/odd accumulators (mont_evenodd.cuh): 288 lo + 288 hi multiplies as
+// before, in chains half as long, which ptxas fuses pairwise into 277 IMAD.WIDE.U32(.X) (+ 12
+// IMAD.HI), then the same conditional subtraction (canonical output). H200: 9.51 SM-cycles
+// inline, 9.90 out of line, against 15.06 / 15.00 for the CIOS (docs/gpu-field-products.md).
+__device__ __forceinline__ fp32 fp_mul_evenodd_impl(const fp32& a, const fp32& b) {
+  uint32_t r[12];
+  eo_mont_mul<12, fp_consts>(r, a.v, b.v);
+  return fp_reduce_once(r);
+}
+
+// The product behind the PTX policies below (and so the MSM's): CUZK_FP_PRODUCT_EVENODD selects
+// the even/odd formulation (1) or the row-by-row CIOS (0). Both are bit-identical.
+#ifndef CUZK_FP_PRODUCT_EVENODD
+#define CUZK_FP_PRODUCT_EVENODD 1
+#endif
+__device__ __forceinline__ fp32 fp_mul_ptx_impl(const fp32& a, const fp32& b) {
+#if CUZK_FP_PRODUCT_EVENODD
+  return fp_mul_evenodd_impl(a, b);
+#else
+  return fp_mul_cios_impl(a, b);
+#endif
+}
+
 // The multiplier policies the kernels are templated on.
 struct fp_mul_ptx {
   static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_mul_ptx_impl(a, b); }
   static __device__ __forceinline__ fp32 sqr(const fp32& a) { return fp_mul_ptx_impl(a, a); }
 };
-// The same product as an out-of-line call: one copy of its ~700 instructions instead of one per
+// The same product as an out-of-line call: one copy of its ~420 instructions instead of one per
 // call site (an XYZZ mixed addition has 10), against instruction-cache misses; the cost is the
 // call and its argument moves.
 static __device__ __noinline__ fp32 fp_mul_ptx_outlined(fp32 a, fp32 b) { return fp_mul_ptx_impl(a, b); }

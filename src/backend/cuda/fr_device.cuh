@@ -2,12 +2,17 @@
 // h kernels. Same Montgomery representation and bytes as ff::fr (R = 2^256, fully reduced), so
 // a device vector of ff::fr is read and written directly.
 //
-// Two multipliers with one interface (a policy parameter of the kernels):
-//   fr_mul_ptx      32-bit limb CIOS in PTX carry chains (mad.lo.cc / madc.hi.cc).
-//   fr_mul_portable ff::fr::mul_portable, the 64-bit mont_field template as nvcc compiles it.
-// Both run ~7 SM-cycles per product in isolation on the H200, but inside the NTT the portable
-// one is 20% faster (the carry-flag chains serialise; docs/gpu.md), so it is the default and
-// the PTX one its twin. Tests compare them on device, element by element (CudaFr.*).
+// Multipliers with one interface (a policy parameter of the kernels):
+//   fr_mul_ptx      mul_ptx: Montgomery with even/odd accumulators in PTX carry chains
+//                   (mont_evenodd.cuh). ptxas fuses each mad.lo.cc / madc.hi.cc pair on the
+//                   same operands into one IMAD.WIDE.U32(.X): 4.91 SM-cycles per product on the
+//                   H200 (docs/gpu-field-products.md); the NTT's default.
+//   fr_mul_cios     mul_cios: the first version, row-by-row CIOS (7.08 SM-cycles).
+//   fr_mul_wide     CIOS in plain C with 64-bit multiply-adds (6.09 SM-cycles).
+//   fr_mul_portable ff::fr::mul_portable, the 64-bit mont_field template as nvcc compiles it
+//                   (6.86 SM-cycles).
+// All four are bit-identical (canonical outputs); tests compare them on device, element by
+// element, and against the CPU (CudaFr.*).
 //
 // CIOS cost per product, 32-bit limbs, n = 8: per row i, t += a*b_i (8 mad.lo + 8 mad.hi),
 // m = t0 * n0 (1 mul.lo), t += m*p (8 mad.lo + 8 mad.hi), shift one limb; 8 rows =
@@ -19,6 +24,7 @@
 
 #include <cstdint>
 
+#include "backend/cuda/mont_evenodd.cuh"
 #include "ff/bls12_381.hpp"
 
 namespace cuzk::cuda::dev {
@@ -168,7 +174,7 @@ __device__ __forceinline__ fr32 sub(const fr32& a, const fr32& b) {
 }
 
 // a * b * 2^-256 mod r: CIOS on 32-bit limbs (cost in the header comment).
-__device__ __forceinline__ fr32 mul_ptx(const fr32& a, const fr32& b) {
+__device__ __forceinline__ fr32 mul_cios(const fr32& a, const fr32& b) {
   uint32_t t[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
@@ -228,9 +234,29 @@ __device__ __forceinline__ fr32 mul_ptx(const fr32& a, const fr32& b) {
 
 #undef CUZK_FR_P_IMM
 
+// a * b * 2^-256 mod r with even/odd accumulators (mont_evenodd.cuh; a < r, b < r): the same
+// 128 lo + 128 hi products as mul_cios, fused by ptxas into 128 IMAD.WIDE.U32(.X), then one
+// conditional subtraction.
+__device__ __forceinline__ fr32 mul_ptx(const fr32& a, const fr32& b) {
+  uint32_t r[8];
+  eo_mont_mul<8, fr_consts>(r, a.v, b.v);
+  return reduce_once(r);
+}
+
 // The multiplier policies the kernels are templated on.
 struct fr_mul_ptx {
   static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) { return mul_ptx(a, b); }
+};
+struct fr_mul_cios {
+  static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) { return mul_cios(a, b); }
+};
+// CIOS with 64-bit multiply-adds in plain C (IMAD.WIDE.U32, carries on the ALU).
+struct fr_mul_wide {
+  static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) {
+    uint32_t r[8];
+    wide_mont_mul<8, fr_consts>(r, a.v, b.v);
+    return reduce_once(r);
+  }
 };
 struct fr_mul_portable {
   static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) {

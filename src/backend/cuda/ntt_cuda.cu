@@ -296,12 +296,14 @@ __global__ void fill_random_kernel(ff::fr* a, std::size_t n, uint64_t seed) {
 }
 
 __global__ void fr_selftest_kernel(const ff::fr* a, const ff::fr* b, ff::fr* mul_ptx, ff::fr* mul_portable,
-                                   ff::fr* sum, ff::fr* diff, uint32_t n) {
+                                   ff::fr* mul_cios, ff::fr* mul_wide, ff::fr* sum, ff::fr* diff, uint32_t n) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const fr32 x = dev::load(a + i), y = dev::load(b + i);
   dev::store(mul_ptx + i, dev::fr_mul_ptx::mul(x, y));
   dev::store(mul_portable + i, dev::fr_mul_portable::mul(x, y));
+  dev::store(mul_cios + i, dev::fr_mul_cios::mul(x, y));
+  dev::store(mul_wide + i, dev::fr_mul_wide::mul(x, y));
   dev::store(sum + i, dev::add(x, y));
   dev::store(diff + i, dev::sub(x, y));
 }
@@ -472,8 +474,12 @@ struct ntt_context::impl {
 
   bool passes(ff::fr* a, unsigned log_n, bool dit, bool inverse, const factor_desc& load, const factor_desc& store,
               const ff::fr* b, const ff::fr* c, std::string& error) {
-    if (opt.mul == fr_mul_kernel::ptx32)
-      return run_passes<dev::fr_mul_ptx>(a, log_n, dit, inverse, load, store, b, c, error);
+    switch (opt.mul) {
+      case fr_mul_kernel::ptx32: return run_passes<dev::fr_mul_ptx>(a, log_n, dit, inverse, load, store, b, c, error);
+      case fr_mul_kernel::cios32: return run_passes<dev::fr_mul_cios>(a, log_n, dit, inverse, load, store, b, c, error);
+      case fr_mul_kernel::wide32: return run_passes<dev::fr_mul_wide>(a, log_n, dit, inverse, load, store, b, c, error);
+      case fr_mul_kernel::portable64: break;
+    }
     return run_passes<dev::fr_mul_portable>(a, log_n, dit, inverse, load, store, b, c, error);
   }
 
@@ -565,7 +571,8 @@ std::unique_ptr<ntt_context> ntt_context::create(unsigned max_log_size, std::str
   std::unique_ptr<ntt_context> ctx(new ntt_context());
   impl& m = *ctx->impl_;
   m.max_log = max_log_size;
-  if (!ok(cudaSetDevice(0), "cudaSetDevice", error) || !ok(cudaStreamCreate(&m.stream), "cudaStreamCreate", error) ||
+  // The calling thread's current device (the backend selects it), not a fixed one.
+  if (!ok(cudaStreamCreate(&m.stream), "cudaStreamCreate", error) ||
       !ok(cudaEventCreate(&m.ev_start), "cudaEventCreate", error) ||
       !ok(cudaEventCreate(&m.ev_stop), "cudaEventCreate", error))
     return nullptr;
@@ -575,7 +582,9 @@ std::unique_ptr<ntt_context> ntt_context::create(unsigned max_log_size, std::str
           "cudaMalloc (power tables)", error))
     return nullptr;
   for (auto fn : {ntt_pass_kernel<false, dev::fr_mul_ptx>, ntt_pass_kernel<true, dev::fr_mul_ptx>,
-                  ntt_pass_kernel<false, dev::fr_mul_portable>, ntt_pass_kernel<true, dev::fr_mul_portable>})
+                  ntt_pass_kernel<false, dev::fr_mul_portable>, ntt_pass_kernel<true, dev::fr_mul_portable>,
+                  ntt_pass_kernel<false, dev::fr_mul_cios>, ntt_pass_kernel<true, dev::fr_mul_cios>,
+                  ntt_pass_kernel<false, dev::fr_mul_wide>, ntt_pass_kernel<true, dev::fr_mul_wide>})
     if (!ok(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pass_smem_bytes)),
             "cudaFuncSetAttribute", error))
       return nullptr;
@@ -681,13 +690,25 @@ double ntt_context::elapsed_ms(std::string& error) {
   return elapsed_since(impl_->ev_start, impl_->ev_stop, impl_->stream, error);
 }
 
+const char* fr_mul_name(fr_mul_kernel k) {
+  switch (k) {
+    case fr_mul_kernel::ptx32: return "ptx32";
+    case fr_mul_kernel::portable64: return "portable64";
+    case fr_mul_kernel::cios32: return "cios32";
+    case fr_mul_kernel::wide32: return "wide32";
+  }
+  return "?";
+}
+
 bool get_device_info(device_info& info, std::string& error) {
+  int device = 0;  // the calling thread's current device
+  if (!ok(cudaGetDevice(&device), "cudaGetDevice", error)) return false;
   cudaDeviceProp p;
-  if (!ok(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties", error)) return false;
+  if (!ok(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties", error)) return false;
   info.name = p.name;
   info.sm_count = p.multiProcessorCount;
   int clk = 0;
-  if (cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0) != cudaSuccess) clk = 0;
+  if (cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, device) != cudaSuccess) clk = 0;
   info.clock_khz = clk;
   info.total_memory = p.totalGlobalMem;
   return true;
@@ -704,15 +725,20 @@ bool run_fr_mul_selftest(std::span<const ff::fr> a, std::span<const ff::fr> b, f
   if (!da.upload(a, error) || !db.upload(b, error) || !o1.resize(n, error) || !o2.resize(n, error) ||
       !o3.resize(n, error) || !o4.resize(n, error))
     return false;
+  device_fr_vector o5, o6;
+  if (!o5.resize(n, error) || !o6.resize(n, error)) return false;
   fr_selftest_kernel<<<grid_for(n, 128), 128>>>(da.device_data(), db.device_data(), o1.device_data(),
-                                                o2.device_data(), o3.device_data(), o4.device_data(),
-                                                static_cast<uint32_t>(n));
+                                                o2.device_data(), o5.device_data(), o6.device_data(),
+                                                o3.device_data(), o4.device_data(), static_cast<uint32_t>(n));
   if (!launched("fr_selftest_kernel", error) || !ok(cudaDeviceSynchronize(), "fr_selftest_kernel", error)) return false;
   out.mul_ptx.resize(n);
   out.mul_portable.resize(n);
+  out.mul_cios.resize(n);
+  out.mul_wide.resize(n);
   out.add.resize(n);
   out.sub.resize(n);
-  return o1.download(out.mul_ptx, error) && o2.download(out.mul_portable, error) && o3.download(out.add, error) &&
+  return o1.download(out.mul_ptx, error) && o2.download(out.mul_portable, error) &&
+         o5.download(out.mul_cios, error) && o6.download(out.mul_wide, error) && o3.download(out.add, error) &&
          o4.download(out.sub, error);
 }
 
@@ -729,10 +755,15 @@ double measure_fr_mul_rate(fr_mul_kernel kind, std::size_t chains, unsigned leng
   float best = -1;
   for (int rep = 0; rep < 3; ++rep) {
     cudaEventRecord(e0);
-    if (kind == fr_mul_kernel::ptx32)
-      mul_rate_kernel<dev::fr_mul_ptx><<<grid_for(chains, 256), 256>>>(v.device_data(), length);
-    else
-      mul_rate_kernel<dev::fr_mul_portable><<<grid_for(chains, 256), 256>>>(v.device_data(), length);
+    const unsigned grid = grid_for(chains, 256);
+    switch (kind) {
+      case fr_mul_kernel::ptx32: mul_rate_kernel<dev::fr_mul_ptx><<<grid, 256>>>(v.device_data(), length); break;
+      case fr_mul_kernel::cios32: mul_rate_kernel<dev::fr_mul_cios><<<grid, 256>>>(v.device_data(), length); break;
+      case fr_mul_kernel::wide32: mul_rate_kernel<dev::fr_mul_wide><<<grid, 256>>>(v.device_data(), length); break;
+      case fr_mul_kernel::portable64:
+        mul_rate_kernel<dev::fr_mul_portable><<<grid, 256>>>(v.device_data(), length);
+        break;
+    }
     cudaEventRecord(e1);
     float ms = 0;
     if (!launched("mul_rate_kernel", error) || !ok(cudaEventSynchronize(e1), "mul_rate_kernel", error) ||

@@ -15,9 +15,10 @@
 //   - coset powers g^i, the 1/n scale and 1/z(g) are folded into the first pass's loads or the
 //     last pass's stores (two multiplications per element: g^i = lo[i mod 2^b] * hi[i >> b]);
 //     compute_h folds a*b - c into the loads of its last inverse transform.
-//   - Fr multiplication: the portable 64-bit mont_field template compiled by nvcc
-//     (fr_mul_kernel::portable64, the default: fastest measured) or 32-bit limb CIOS in PTX
-//     carry chains (ptx32); each is the other's twin in the tests.
+//   - Fr multiplication (fr_device.cuh): 32-bit limbs with even/odd accumulators in PTX carry
+//     chains (fr_mul_kernel::ptx32, the default: fastest measured), the portable 64-bit
+//     mont_field template compiled by nvcc (portable64), the first row-by-row CIOS (cios32) and
+//     a plain-C 64-bit multiply-add CIOS (wide32); each is the others' twin in the tests.
 //   - ntt_algorithm::radix2_reference: one kernel launch per stage, twiddles by exponentiation,
 //     separate scaling passes; independent of the fast path, for tests.
 //
@@ -66,25 +67,26 @@ class device_fr_vector {
   std::size_t n_ = 0;
 };
 
-enum class fr_mul_kernel : uint8_t { ptx32, portable64 };
+enum class fr_mul_kernel : uint8_t { ptx32, portable64, cios32, wide32 };
+const char* fr_mul_name(fr_mul_kernel k);
 enum class ntt_algorithm : uint8_t { shared_memory_passes, radix2_reference };
 
-// Defaults are the fastest measured on the H200 (docs/gpu.md, 2026-11-30): the portable
-// multiplier beat the PTX carry chains inside the NTT (60 vs 72 ms at 2^27) although both run
-// ~7 SM-cycles per product in isolation: carry-flag chains serialise, and at 16 warps per SM
-// (125 registers per thread) latency is not hidden. 8 columns beat 4 where K <= 8 (2^24:
-// 6.9 vs 7.7 ms) and tie elsewhere.
+// Defaults are the fastest measured on the H200 (docs/gpu-field-products.md, 2026-11-30):
+// the even/odd PTX multiplier (4.9 SM-cycles per product) runs the 2^27 forward NTT in 43.5 ms
+// against 59.4 (portable64), 70.4 (cios32) and 54.5 (wide32). With it, 4 columns beat 8 where
+// K <= 8 (2^24: 4.81 vs 5.08 ms) and tie at K = 9 (2^27: L is capped at 4 there; L = 2 is
+// 2% faster at 2^27 but 8% slower at 2^24).
 struct ntt_options {
   ntt_algorithm algorithm = ntt_algorithm::shared_memory_passes;
-  fr_mul_kernel mul = fr_mul_kernel::portable64;
+  fr_mul_kernel mul = fr_mul_kernel::ptx32;
   unsigned max_stages_per_pass = 10;  // K <= this per pass, 3..10; passes are balanced
-  unsigned lanes = 8;                 // L: columns per tile (1, 2, 4, 8); capped at 256 threads
+  unsigned lanes = 4;                 // L: columns per tile (1, 2, 4, 8); capped at 256 threads
                                       // (2^K L <= 2048: at K = 9 L is 4 whatever is asked)
 };
 
 class ntt_context {
  public:
-  // Creates a context on device 0 with the twiddle table for sizes up to 2^max_log_size
+  // Creates a context on the calling thread's current device with the twiddle table for sizes up to 2^max_log_size
   // (1 <= max_log_size <= 30). Returns nullptr with `error` set on failure.
   static std::unique_ptr<ntt_context> create(unsigned max_log_size, std::string& error);
   ~ntt_context();
@@ -128,10 +130,11 @@ struct device_info {
 };
 bool get_device_info(device_info& info, std::string& error);
 
-// Element-wise products on device with both multipliers (fr_mul_ptx and the portable
-// template), plus a + b and a - b with the PTX adders: the device half of the FrMul tests.
+// Element-wise products on device with every multiplier (fr_mul_ptx = even/odd, the portable
+// template, the row-by-row CIOS, wide), plus a + b and a - b with the PTX adders: the device
+// half of the FrMul tests.
 struct fr_mul_selftest_result {
-  std::vector<ff::fr> mul_ptx, mul_portable, add, sub;
+  std::vector<ff::fr> mul_ptx, mul_portable, mul_cios, mul_wide, add, sub;
 };
 bool run_fr_mul_selftest(std::span<const ff::fr> a, std::span<const ff::fr> b, fr_mul_selftest_result& out,
                          std::string& error);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "backend/cuda/field_selftest.hpp"
+#include "backend/cuda/mont_evenodd.cuh"
 #include "support/seed.hpp"
 
 namespace {
@@ -36,6 +37,60 @@ TEST(CudaField, DeviceMatchesHost) {
     ASSERT_EQ(out.fr_out[i], cuzk::cuda::selftest_fr_formula(c[i], d[i])) << "fr at " << i;
     ASSERT_EQ(out.fp2_out[i], cuzk::cuda::selftest_fp2_formula(a[i], b[i])) << "fp2 at " << i;
   }
+}
+
+// The device products' limb bookkeeping, run on the host (carry flag emulated; no GPU needed):
+// even/odd and wide CIOS (and the wide square) against ff::fp / ff::fr::mul, canonical after one conditional subtraction.
+template <class F>
+struct limbs32 {
+  static constexpr int n = 2 * static_cast<int>(sizeof(F::modulus.w) / 8);
+  static constexpr uint32_t limb(unsigned i) { return static_cast<uint32_t>(F::modulus.w[i / 2] >> (32 * (i % 2))); }
+  static constexpr uint32_t n0 = static_cast<uint32_t>(F::n0);
+  static void split(const F& x, uint32_t (&r)[n]) {
+    for (int i = 0; i < n; ++i) r[i] = static_cast<uint32_t>(x.v.w[i / 2] >> (32 * (i % 2)));
+  }
+  // r in [0, 2p) -> canonical F.
+  static F join(const uint32_t (&r)[n]) {
+    uint32_t d[n];
+    uint64_t borrow = 0;
+    for (int i = 0; i < n; ++i) {
+      const uint64_t s = static_cast<uint64_t>(r[i]) - limb(i) - borrow;
+      d[i] = static_cast<uint32_t>(s);
+      borrow = (s >> 32) & 1;
+    }
+    const uint32_t* src = borrow ? r : d;
+    F x;
+    for (int i = 0; i < n / 2; ++i) x.v.w[i] = src[2 * i] | (static_cast<uint64_t>(src[2 * i + 1]) << 32);
+    return x;
+  }
+};
+
+template <class F>
+void check_host_products(cuzk::test::seeded_rng& rng) {
+  using L = limbs32<F>;
+  constexpr int n = L::n;
+  for (int it = 0; it < 20000; ++it) {
+    F a = F::random(rng), b = F::random(rng);
+    if (it == 0) a = b = -F::one();  // p - 1 twice: the largest operands
+    if (it == 1) a = -F::one();
+    if (it == 2) b = F::zero();
+    uint32_t x[n], y[n], r[n];
+    L::split(a, x);
+    L::split(b, y);
+    const F want = a * b;
+    cuzk::cuda::dev::eo_mont_mul<n, L>(r, x, y);
+    ASSERT_EQ(L::join(r), want) << "even/odd, iteration " << it;
+    cuzk::cuda::dev::wide_mont_mul<n, L>(r, x, y);
+    ASSERT_EQ(L::join(r), want) << "wide, iteration " << it;
+    cuzk::cuda::dev::wide_mont_sqr<n, L>(r, x);
+    ASSERT_EQ(L::join(r), a * a) << "wide square, iteration " << it;
+  }
+}
+
+TEST(CudaField, EvenOddAndWideProductsOnHost) {
+  cuzk::test::seeded_rng rng;
+  check_host_products<fp>(rng);
+  check_host_products<fr>(rng);
 }
 
 }  // namespace

@@ -60,7 +60,7 @@ const char* order_name(ntt_order o) {
 
 std::string describe(const cuda::ntt_options& o) {
   if (o.algorithm == cuda::ntt_algorithm::radix2_reference) return "reference";
-  return std::string(o.mul == cuda::fr_mul_kernel::ptx32 ? "ptx32" : "portable64") +
+  return std::string(cuda::fr_mul_name(o.mul)) +
          " K<=" + std::to_string(o.max_stages_per_pass) + " L=" + std::to_string(o.lanes);
 }
 
@@ -102,8 +102,10 @@ TEST(CudaFr, MulAddSubMatchHost) {
   ASSERT_TRUE(cuda::run_fr_mul_selftest(a, b, out, error)) << error;
   for (std::size_t i = 0; i < n; ++i) {
     const fr prod = fr::mul_portable(a[i], b[i]);
-    ASSERT_EQ(out.mul_ptx[i], prod) << "PTX product at " << i;
+    ASSERT_EQ(out.mul_ptx[i], prod) << "PTX (even/odd) product at " << i;
     ASSERT_EQ(out.mul_portable[i], prod) << "portable device product at " << i;
+    ASSERT_EQ(out.mul_cios[i], prod) << "row-by-row CIOS product at " << i;
+    ASSERT_EQ(out.mul_wide[i], prod) << "wide product at " << i;
     ASSERT_EQ(out.add[i], a[i] + b[i]) << "sum at " << i;
     ASSERT_EQ(out.sub[i], a[i] - b[i]) << "difference at " << i;
   }
@@ -151,6 +153,10 @@ TEST(CudaNtt, OptionVariantsAndTwinsMatchCpu) {
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 10, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 6, 2},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::cios32, 10, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::cios32, 5, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::wide32, 10, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::wide32, 7, 2},
       {ntt_algorithm::radix2_reference, fr_mul_kernel::ptx32, 10, 4},
   };
   cuzk::test::seeded_rng rng;
@@ -199,6 +205,9 @@ TEST(CudaH, MatchesCpuComputeH) {
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 3, 8},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 9, 2},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::cios32, 9, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::wide32, 9, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 10, 8},
       {ntt_algorithm::radix2_reference, fr_mul_kernel::ptx32, 10, 4},
   };
   cuzk::test::seeded_rng rng;
@@ -261,13 +270,16 @@ TEST(CudaNtt, LargeSizesRoundTripAndMatchReference) {
     ASSERT_TRUE(context().coset_ntt(d, ntt_direction::forward, ntt_order::natural_to_natural, error)) << error;
     ASSERT_TRUE(d.download(ref, error)) << error;
     ASSERT_EQ(first_mismatch(fast, ref), -1) << "coset forward 2^" << k << " fast vs reference";
-    cuda::ntt_options ptx;
-    ptx.mul = cuda::fr_mul_kernel::ptx32;
-    set_options(ptx);
-    ASSERT_TRUE(d.upload(in, error)) << error;
-    ASSERT_TRUE(context().coset_ntt(d, ntt_direction::forward, ntt_order::natural_to_natural, error)) << error;
-    ASSERT_TRUE(d.download(ref, error)) << error;
-    ASSERT_EQ(first_mismatch(fast, ref), -1) << "coset forward 2^" << k << " portable64 vs ptx32";
+    for (auto mul : {cuda::fr_mul_kernel::ptx32, cuda::fr_mul_kernel::portable64, cuda::fr_mul_kernel::cios32,
+                     cuda::fr_mul_kernel::wide32}) {
+      cuda::ntt_options other;
+      other.mul = mul;
+      set_options(other);
+      ASSERT_TRUE(d.upload(in, error)) << error;
+      ASSERT_TRUE(context().coset_ntt(d, ntt_direction::forward, ntt_order::natural_to_natural, error)) << error;
+      ASSERT_TRUE(d.download(ref, error)) << error;
+      ASSERT_EQ(first_mismatch(fast, ref), -1) << "coset forward 2^" << k << " default vs " << cuda::fr_mul_name(mul);
+    }
     const std::vector<fr> b = random_vector(n, rng), c = random_vector(n, rng);
     set_options({});
     ASSERT_TRUE(device_h(in, b, c, fast));

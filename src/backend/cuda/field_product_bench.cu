@@ -1,0 +1,326 @@
+// Side-by-side rate of the device Montgomery products (Fp 12 limbs, Fr 8 limbs), one binary:
+//   cur        the first CIOS (mad.lo / mad.hi chains per row): fp_mul_cios_impl, mul_cios
+//   evenodd    even/odd accumulators (mont_evenodd.cuh) + one conditional subtraction
+//   wide       CIOS with 64-bit multiply-adds in plain C (IMAD.WIDE.U32)
+//   portable   ff::fr::mul_portable as nvcc compiles it (Fr only; the NTT's former default)
+//   *_call     the same, out of line (__noinline__), as the MSM calls it
+//   sqr        squares: the product with a = b, and the wide dedicated square (222 products)
+//   evenodd_opq   even/odd with n0 hidden from the compiler in a register
+//   evenodd_lazy  no final subtraction: inputs and outputs in [0, 2p) (Fp only; valid as
+//              4p < 2^384), to price the subtraction.
+// Every variant is first checked bit for bit against the CPU's ff::fp / ff::fr product on random
+// canonical inputs plus p-1 (seed printed; CUZK_TEST_SEED overrides), then timed: 2 dependent
+// products per iteration per thread, 270K threads, CUDA events, min of 5 runs. SM-cycles per
+// product = time x 1.98 GHz x 132 SMs / products (the H200's clock under this load).
+//   field_product_bench [iterations scale (default 1)]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/fp_device.cuh"
+#include "backend/cuda/fr_device.cuh"
+#include "backend/cuda/mont_evenodd.cuh"
+
+namespace {
+
+namespace dev = cuzk::cuda::dev;
+using dev::fp32;
+using dev::fr32;
+
+#define CHECK(x)                                                                          \
+  do {                                                                                    \
+    cudaError_t e_ = (x);                                                                 \
+    if (e_ != cudaSuccess) {                                                              \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+// ---- the variants, as policies with mul(a, b) ----
+struct fp_cur {
+  static constexpr const char* name = "fp cur";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return dev::fp_mul_cios_impl(a, b); }
+};
+struct fp_eo {
+  static constexpr const char* name = "fp evenodd";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) {
+    return dev::fp_mul_evenodd_impl(a, b);
+  }
+};
+struct fp_eo_opaque {
+  static constexpr const char* name = "fp evenodd_opq";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) {
+    uint32_t r[12];
+    dev::eo_mont_mul<12, dev::fp_consts, true>(r, a.v, b.v);
+    return dev::fp_reduce_once(r);
+  }
+};
+struct fp_eo_lazy {
+  static constexpr const char* name = "fp evenodd_lazy";
+  static constexpr bool lazy = true;
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) {
+    fp32 r;
+    dev::eo_mont_mul<12, dev::fp_consts>(r.v, a.v, b.v);
+    return r;
+  }
+};
+struct fp_wide {
+  static constexpr const char* name = "fp wide";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) {
+    uint32_t r[12];
+    dev::wide_mont_mul<12, dev::fp_consts>(r, a.v, b.v);
+    return dev::fp_reduce_once(r);
+  }
+};
+// Squares: mul(a, b) returns a^2 (b unused), checked against a * a.
+struct fp_cur_sqr {
+  static constexpr const char* name = "fp cur sqr";
+  static constexpr bool square = true;
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32&) { return dev::fp_mul_cios_impl(a, a); }
+};
+struct fp_wide_sqr {
+  static constexpr const char* name = "fp wide sqr";
+  static constexpr bool square = true;
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32&) {
+    uint32_t r[12];
+    dev::wide_mont_sqr<12, dev::fp_consts>(r, a.v);
+    return dev::fp_reduce_once(r);
+  }
+};
+__device__ __noinline__ fp32 fp_cur_outlined(fp32 a, fp32 b) { return fp_cur::mul(a, b); }
+__device__ __noinline__ fp32 fp_eo_outlined(fp32 a, fp32 b) { return fp_eo::mul(a, b); }
+__device__ __noinline__ fp32 fp_wide_outlined(fp32 a, fp32 b) { return fp_wide::mul(a, b); }
+struct fp_cur_call {
+  static constexpr const char* name = "fp cur_call";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_cur_outlined(a, b); }
+};
+struct fp_eo_call {
+  static constexpr const char* name = "fp evenodd_call";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_eo_outlined(a, b); }
+};
+struct fp_wide_call {
+  static constexpr const char* name = "fp wide_call";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_wide_outlined(a, b); }
+};
+
+struct fr_cur {
+  static constexpr const char* name = "fr cur";
+  static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) { return dev::mul_cios(a, b); }
+};
+struct fr_portable {
+  static constexpr const char* name = "fr portable";
+  static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) { return dev::fr_mul_portable::mul(a, b); }
+};
+struct fr_eo {
+  static constexpr const char* name = "fr evenodd";
+  static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) {
+    uint32_t r[8];
+    dev::eo_mont_mul<8, dev::fr_consts>(r, a.v, b.v);
+    return dev::reduce_once(r);
+  }
+};
+struct fr_eo_opaque {
+  static constexpr const char* name = "fr evenodd_opq";
+  static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) {
+    uint32_t r[8];
+    dev::eo_mont_mul<8, dev::fr_consts, true>(r, a.v, b.v);
+    return dev::reduce_once(r);
+  }
+};
+struct fr_wide {
+  static constexpr const char* name = "fr wide";
+  static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) {
+    uint32_t r[8];
+    dev::wide_mont_mul<8, dev::fr_consts>(r, a.v, b.v);
+    return dev::reduce_once(r);
+  }
+};
+
+template <class Op>
+constexpr bool is_square() {
+  if constexpr (requires { Op::square; }) return Op::square;
+  return false;
+}
+template <class Op>
+constexpr bool is_lazy() {
+  if constexpr (requires { Op::lazy; }) return Op::lazy;
+  return false;
+}
+
+// ---- kernels ----
+template <class Op, class T>
+__global__ void check_kernel(const T* a, const T* b, T* out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Op::mul(a[i], b[i]);
+}
+
+template <class Op, class T>
+__global__ void __launch_bounds__(256) rate_kernel(T* data, unsigned iters) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  T x = data[2 * i], y = data[2 * i + 1];
+  for (unsigned k = 0; k < iters; ++k) {
+    x = Op::mul(x, y);
+    y = Op::mul(y, x);
+  }
+  data[2 * i] = x;  // keeps the chain live
+  data[2 * i + 1] = y;
+}
+
+// ---- host side ----
+template <class F, class T>
+T to_dev(const F& x) {
+  T r;
+  constexpr int n = sizeof(T) / 4;
+  for (int i = 0; i < n; ++i) r.v[i] = static_cast<uint32_t>(x.v.w[i / 2] >> (32 * (i % 2)));
+  return r;
+}
+template <class F, class T>
+F from_dev(const T& x) {
+  F r;
+  constexpr int n = sizeof(T) / 4;
+  for (int i = 0; i < n / 2; ++i) r.v.w[i] = x.v[2 * i] | (static_cast<uint64_t>(x.v[2 * i + 1]) << 32);
+  return r;
+}
+// x mod p for x < 2p (lazy outputs).
+template <class F, class T>
+F canonical(const T& x) {
+  constexpr int n = sizeof(T) / 4;
+  uint32_t d[n];
+  uint64_t borrow = 0;
+  for (int i = 0; i < n; ++i) {
+    const uint64_t s = static_cast<uint64_t>(x.v[i]) - static_cast<uint32_t>(F::modulus.w[i / 2] >> (32 * (i % 2))) - borrow;
+    d[i] = static_cast<uint32_t>(s);
+    borrow = (s >> 32) & 1;
+  }
+  if (borrow) return from_dev<F, T>(x);
+  T y;
+  for (int i = 0; i < n; ++i) y.v[i] = d[i];
+  return from_dev<F, T>(y);
+}
+
+struct context {
+  std::mt19937_64 rng;
+  unsigned iter_scale = 1;
+  bool all_ok = true;
+};
+
+template <class Op, class F, class T>
+bool check(context& cx) {
+  const unsigned n = 1u << 16;
+  std::vector<F> a(n), b(n), want(n);
+  for (unsigned i = 0; i < n; ++i) {
+    a[i] = F::random(cx.rng);
+    b[i] = F::random(cx.rng);
+  }
+  a[0] = b[0] = -F::one();
+  a[1] = -F::one();
+  b[2] = F::zero();
+  a[3] = F::one();
+  std::vector<T> ha(n), hb(n), out(n);
+  for (unsigned i = 0; i < n; ++i) {
+    ha[i] = to_dev<F, T>(a[i]);
+    hb[i] = to_dev<F, T>(b[i]);
+    want[i] = is_square<Op>() ? a[i] * a[i] : a[i] * b[i];
+  }
+  T *da, *db, *dout;
+  CHECK(cudaMalloc(&da, n * sizeof(T)));
+  CHECK(cudaMalloc(&db, n * sizeof(T)));
+  CHECK(cudaMalloc(&dout, n * sizeof(T)));
+  CHECK(cudaMemcpy(da, ha.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(db, hb.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(dout, 0xa5, n * sizeof(T)));  // poison
+  check_kernel<Op, T><<<(n + 255) / 256, 256>>>(da, db, dout, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemcpy(out.data(), dout, n * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(da));
+  CHECK(cudaFree(db));
+  CHECK(cudaFree(dout));
+  unsigned bad = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const F got = is_lazy<Op>() ? canonical<F, T>(out[i]) : from_dev<F, T>(out[i]);
+    if (!(got == want[i])) {
+      if (bad < 3) std::printf("  MISMATCH %s at %u\n", Op::name, i);
+      ++bad;
+    }
+  }
+  if (bad) cx.all_ok = false;
+  return bad == 0;
+}
+
+template <class Op, class F, class T>
+void rate(context& cx, unsigned base_iters) {
+  const bool good = check<Op, F, T>(cx);
+  const unsigned threads = 256, blocks = 132 * 8;
+  const std::size_t chains = std::size_t{threads} * blocks;
+  const unsigned iters = base_iters * cx.iter_scale;
+  std::vector<T> h(2 * chains);
+  for (auto& x : h) x = to_dev<F, T>(F::random(cx.rng));
+  T* d;
+  CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, rate_kernel<Op, T>));
+  std::vector<float> ms;
+  for (int rep = 0; rep < 6; ++rep) {  // the first is the warm-up
+    CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK(cudaEventRecord(e0));
+    rate_kernel<Op, T><<<blocks, threads>>>(d, iters);
+    CHECK(cudaGetLastError());
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    float t = 0;
+    CHECK(cudaEventElapsedTime(&t, e0, e1));
+    if (rep) ms.push_back(t);
+  }
+  CHECK(cudaFree(d));
+  CHECK(cudaEventDestroy(e0));
+  CHECK(cudaEventDestroy(e1));
+  std::sort(ms.begin(), ms.end());
+  const double products = 2.0 * chains * iters;
+  const double cyc = ms[0] * 1e-3 * 1.98e9 * 132 / products;
+  std::printf("%-18s %-5s regs %3d  min %8.3f ms  med %8.3f ms  %.3e /s  %6.2f SM-cycles/product\n", Op::name,
+              good ? "ok" : "WRONG", attr.numRegs, ms[0], ms[ms.size() / 2], products / (ms[0] * 1e-3), cyc);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  context cx;
+  if (argc > 1) cx.iter_scale = static_cast<unsigned>(std::max(1, std::atoi(argv[1])));
+  uint64_t seed = std::random_device{}();
+  if (const char* s = std::getenv("CUZK_TEST_SEED")) seed = std::strtoull(s, nullptr, 0);
+  cx.rng.seed(seed);
+  int clock_khz = 0;
+  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("field_product_bench: %s, %d SMs, max clock %d MHz, seed %llu (CUZK_TEST_SEED=%llu reruns it)\n",
+              prop.name, prop.multiProcessorCount, clock_khz / 1000, static_cast<unsigned long long>(seed),
+              static_cast<unsigned long long>(seed));
+  using cuzk::ff::fp;
+  using cuzk::ff::fr;
+  rate<fp_cur, fp, fp32>(cx, 512);
+  rate<fp_eo, fp, fp32>(cx, 512);
+  rate<fp_eo_opaque, fp, fp32>(cx, 512);
+  rate<fp_eo_lazy, fp, fp32>(cx, 512);
+  rate<fp_wide, fp, fp32>(cx, 512);
+  rate<fp_cur_sqr, fp, fp32>(cx, 512);
+  rate<fp_wide_sqr, fp, fp32>(cx, 512);
+  rate<fp_cur_call, fp, fp32>(cx, 512);
+  rate<fp_eo_call, fp, fp32>(cx, 512);
+  rate<fp_wide_call, fp, fp32>(cx, 512);
+  rate<fr_cur, fr, fr32>(cx, 1024);
+  rate<fr_portable, fr, fr32>(cx, 1024);
+  rate<fr_eo, fr, fr32>(cx, 1024);
+  rate<fr_eo_opaque, fr, fr32>(cx, 1024);
+  rate<fr_wide, fr, fr32>(cx, 1024);
+  std::printf("field_product_bench: %s\n", cx.all_ok ? "all variants match the CPU" : "MISMATCHES (see above)");
+  return cx.all_ok ? 0 : 1;
+}

@@ -1,0 +1,337 @@
+// Montgomery product on n x 32-bit limbs with even/odd accumulators (n even, modulus with at
+// least one spare bit: Fp 381 of 384 bits, Fr 255 of 256), shared by fp_device.cuh and
+// fr_device.cuh. The same code runs on the host (the carry flag emulated), so the limb
+// bookkeeping is tested bit for bit against ff::fp / ff::fr without a GPU (CudaField.EvenOdd*).
+//
+// Why: the plain CIOS row (fp_device.cuh's first version) adds a*b_i as one 12-long mad.lo
+// chain and one 12-long mad.hi chain into the same accumulator, so every madc.hi depends on the
+// madc.lo before it through both the register and the carry flag; ptxas lowers each
+// carry-in multiply-add to IMAD + IADD3.X and the chains serialise. Here the low halves of the
+// products a_j b_i with even j land in E (limb j, j+1 pairs) and those with odd j in O (one limb
+// up), so each chain alternates lo/hi of ONE product and is half as long; the two arrays are
+// summed once at the end. Each row also shifts O down by one limb while adding (the Montgomery
+// division by 2^32) and swaps the roles of E and O, so no register moves are needed.
+//
+// Frames: in a row, the accumulator is T = E + O * 2^32, E[k] of weight 2^(32k), O[k] of weight
+// 2^(32(k+1)). A row adds a * b_i, then m p with m = E[0] n0 mod 2^32, which clears E[0]; the
+// next row (roles swapped) reads T / 2^32 = O + E / 2^32: its E is the old O, its O is the old
+// E shifted down one limb, and the old E[1] (weight 2^0 after the division) is added into the
+// new E[0] first. Bounds (a < p needed, b_i any 32-bit limb): T < 2p after each row as in CIOS.
+// Before the reduction, O holds (old E) / 2^64 < 2^(32(n-2)), plus A_odd b_i with
+// A_odd = sum a_(2k+1) 2^(64k) < 2^(32(n-2)) a_(n-1) <= 2^(32(n-2)) (p >> 32(n-1)), plus carries
+// < 2^(32(n-1)); the reduction adds m * P_odd < 2^32 (p >> 32). For Fp (p < 2^381, a_11 < 2^29)
+// the sum is < 2^382 + 2^381 < 2^384; for Fr (r < 2^255, a_7 < 2^31) each of the two products
+// is below 2^255 - 2^223 and the rest below 2^225, so the sum is < 2^256. Hence the O chain
+// of the reduction never carries out, and its carry is dropped.
+// Cost per row: 2n multiply instructions for a b_i (n lo + n hi) and 2n for m p, n+2 adds;
+// n rows: 2n^2 lo + 2n^2 hi (Fp: 288 + 288, Fr: 128 + 128), plus n merges and one reduction.
+// ptxas fuses each mad.lo.cc / madc.hi.cc pair on the same operands (adjacent destinations, the
+// carry flowing from lo to hi) into one IMAD.WIDE.U32(.X), and the CIOS's ~570 carry IADD3.X
+// vanish: Fp 277 IMAD.WIDE + 12 IMAD.HI per product, 9.5 SM-cycles on the H200 (CIOS: 15.1);
+// Fr 4.9 (CIOS 7.1). Measurements: docs/gpu-field-products.md.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define CUZK_EO_HD __host__ __device__ __forceinline__
+#else
+#define CUZK_EO_HD inline
+#endif
+// Full unrolling on the device (limb indices must fold to registers); the host compilers
+// unroll at -O2 on their own and reject the pragma under -Werror.
+#if defined(__CUDA_ARCH__)
+#define CUZK_EO_UNROLL _Pragma("unroll")
+#else
+#define CUZK_EO_UNROLL
+#endif
+
+namespace cuzk::cuda::dev {
+
+// PTX carry-chain instructions; on the host the carry flag is a member. On the device the flag is
+// the hardware CC register, carried between consecutive asm statements (volatile: kept in order).
+struct cc_chain {
+#ifndef __CUDA_ARCH__
+  uint32_t cf = 0;
+  static constexpr uint32_t lo(uint32_t a, uint32_t b) { return a * b; }
+  static constexpr uint32_t hi(uint32_t a, uint32_t b) {
+    return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
+  }
+  uint32_t sum(uint32_t x, uint32_t c, uint32_t cin, bool set) {
+    const uint64_t s = static_cast<uint64_t>(x) + c + cin;
+    if (set) cf = static_cast<uint32_t>(s >> 32);
+    return static_cast<uint32_t>(s);
+  }
+#endif
+  CUZK_EO_HD uint32_t mul_lo(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return lo(a, b);
+#endif
+  }
+  CUZK_EO_HD uint32_t mul_hi(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return hi(a, b);
+#endif
+  }
+  // d = lo(a b) + c, carry out.
+  CUZK_EO_HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return sum(lo(a, b), c, 0, true);
+#endif
+  }
+  // d = lo(a b) + c + carry, carry out.
+  CUZK_EO_HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return sum(lo(a, b), c, cf, true);
+#endif
+  }
+  // d = hi(a b) + c + carry, carry out.
+  CUZK_EO_HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return sum(hi(a, b), c, cf, true);
+#endif
+  }
+  // d = hi(a b) + c + carry, no carry out (the caller's bound says there is none).
+  CUZK_EO_HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return sum(hi(a, b), c, cf, false);
+#endif
+  }
+  CUZK_EO_HD uint32_t add_cc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return sum(a, b, 0, true);
+#endif
+  }
+  CUZK_EO_HD uint32_t addc_cc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return sum(a, b, cf, true);
+#endif
+  }
+  CUZK_EO_HD uint32_t addc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return sum(a, b, cf, false);
+#endif
+  }
+};
+
+// The modulus limbs as a local constant: device code may not call P::limb (a host function) or
+// read a host array at run time, but a constexpr local indexed in unrolled loops folds to
+// immediates.
+template <int N>
+struct mod_limbs {
+  uint32_t v[N];
+  template <class P>
+  static constexpr mod_limbs of() {
+    mod_limbs r{};
+    for (int i = 0; i < N; ++i) r.v[i] = P::limb(static_cast<unsigned>(i));
+    return r;
+  }
+};
+
+// One row: T = (T / 2^32 if not first) + a b_i, then T += m p (m = E[0] n0). P gives
+// static constexpr limb(i) and n0 (low 32 bits of -p^-1).
+template <int N, class P>
+CUZK_EO_HD void eo_row(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], const uint32_t (&a)[N], uint32_t bi,
+                       bool first, uint32_t n0) {
+  static_assert(N % 2 == 0 && N >= 4, "even limb count");
+  if (first) {
+CUZK_EO_UNROLL
+    for (int j = 0; j < N; j += 2) {
+      O[j] = c.mul_lo(a[j + 1], bi);
+      O[j + 1] = c.mul_hi(a[j + 1], bi);
+    }
+CUZK_EO_UNROLL
+    for (int j = 0; j < N; j += 2) {
+      E[j] = c.mul_lo(a[j], bi);
+      E[j + 1] = c.mul_hi(a[j], bi);
+    }
+  } else {
+    // Divide by 2^32: E (old O) gets the old E[1] at limb 0, O becomes the old E shifted down one
+    // limb, while the odd products a_(j+1) b_i are added in the same chain.
+    E[0] = c.add_cc(E[0], O[1]);
+CUZK_EO_UNROLL
+    for (int j = 0; j < N - 2; j += 2) {
+      O[j] = c.madc_lo_cc(a[j + 1], bi, O[j + 2]);
+      O[j + 1] = c.madc_hi_cc(a[j + 1], bi, O[j + 3]);
+    }
+    O[N - 2] = c.madc_lo_cc(a[N - 1], bi, 0);
+    O[N - 1] = c.madc_hi(a[N - 1], bi, 0);
+    E[0] = c.mad_lo_cc(a[0], bi, E[0]);
+    E[1] = c.madc_hi_cc(a[0], bi, E[1]);
+CUZK_EO_UNROLL
+    for (int j = 2; j < N; j += 2) {
+      E[j] = c.madc_lo_cc(a[j], bi, E[j]);
+      E[j + 1] = c.madc_hi_cc(a[j], bi, E[j + 1]);
+    }
+    O[N - 1] = c.addc(O[N - 1], 0);
+  }
+  constexpr mod_limbs<N> p = mod_limbs<N>::template of<P>();
+  const uint32_t m = E[0] * n0;
+  // m * p: odd limbs of p into O (carry out is zero, see the header), even limbs into E.
+  O[0] = c.mad_lo_cc(p.v[1], m, O[0]);
+  O[1] = c.madc_hi_cc(p.v[1], m, O[1]);
+CUZK_EO_UNROLL
+  for (int j = 2; j < N; j += 2) {
+    O[j] = c.madc_lo_cc(p.v[j + 1], m, O[j]);
+    O[j + 1] = c.madc_hi_cc(p.v[j + 1], m, O[j + 1]);
+  }
+  E[0] = c.mad_lo_cc(p.v[0], m, E[0]);
+  E[1] = c.madc_hi_cc(p.v[0], m, E[1]);
+CUZK_EO_UNROLL
+  for (int j = 2; j < N; j += 2) {
+    E[j] = c.madc_lo_cc(p.v[j], m, E[j]);
+    E[j + 1] = c.madc_hi_cc(p.v[j], m, E[j + 1]);
+  }
+  O[N - 1] = c.addc(O[N - 1], 0);
+}
+
+// a b 2^(-32N) mod p, in [0, 2p): the caller applies its final conditional subtraction.
+// OpaqueN0 hides n0 from the compiler in a register (sppark reports worse code for
+// n0 = 0xffffffff, Fr's, when the compiler sees the constant; the benchmark compares both).
+template <int N, class P, bool OpaqueN0 = false>
+CUZK_EO_HD void eo_mont_mul(uint32_t (&r)[N], const uint32_t (&a)[N], const uint32_t (&b)[N]) {
+  cc_chain c;
+  uint32_t E[N], O[N];
+  uint32_t n0 = P::n0;
+#ifdef __CUDA_ARCH__
+  if constexpr (OpaqueN0) asm volatile("mov.b32 %0, %1;" : "=r"(n0) : "n"(P::n0));
+#endif
+CUZK_EO_UNROLL
+  for (int i = 0; i < N; i += 2) {
+    eo_row<N, P>(c, E, O, a, b[i], i == 0, n0);
+    eo_row<N, P>(c, O, E, a, b[i + 1], false, n0);
+  }
+  // The last row's E role is O: result = E + O / 2^32 (O[0] is 0).
+  r[0] = c.add_cc(E[0], O[1]);
+CUZK_EO_UNROLL
+  for (int k = 1; k < N - 1; ++k) r[k] = c.addc_cc(E[k], O[k + 1]);
+  r[N - 1] = c.addc(E[N - 1], 0);
+}
+
+// CIOS with 64-bit multiply-adds (IMAD.WIDE.U32: a 32x32 product plus a 64-bit addend in one
+// instruction) written in plain C; the carries are IADD3 on the integer ALU instead of the
+// multiplier's carry-in. Result in [0, 2p). Per row: n wide products for a b_i, n for m p.
+template <int N, class P>
+CUZK_EO_HD void wide_mont_mul(uint32_t (&r)[N], const uint32_t (&a)[N], const uint32_t (&b)[N]) {
+  constexpr mod_limbs<N> p = mod_limbs<N>::template of<P>();
+  uint32_t t[N + 1];
+CUZK_EO_UNROLL
+  for (int j = 0; j <= N; ++j) t[j] = 0;
+CUZK_EO_UNROLL
+  for (int i = 0; i < N; ++i) {
+    uint64_t s = 0;
+CUZK_EO_UNROLL
+    for (int j = 0; j < N; ++j) {
+      s = static_cast<uint64_t>(a[j]) * b[i] + t[j] + (s >> 32);
+      t[j] = static_cast<uint32_t>(s);
+    }
+    t[N] += static_cast<uint32_t>(s >> 32);  // t < 2p + p 2^32 < 2^(32(N+1)): no carry out
+    const uint32_t m = t[0] * P::n0;
+    s = static_cast<uint64_t>(m) * p.v[0] + t[0];
+CUZK_EO_UNROLL
+    for (int j = 1; j < N; ++j) {
+      s = static_cast<uint64_t>(m) * p.v[j] + t[j] + (s >> 32);
+      t[j - 1] = static_cast<uint32_t>(s);
+    }
+    s = static_cast<uint64_t>(t[N]) + (s >> 32);
+    t[N - 1] = static_cast<uint32_t>(s);
+    t[N] = static_cast<uint32_t>(s >> 32);
+  }
+CUZK_EO_UNROLL
+  for (int j = 0; j < N; ++j) r[j] = t[j];
+}
+
+// a^2 2^(-32N) mod p in [0, 2p), same 64-bit multiply-add style: the N(N-1)/2 cross products
+// once (Fp: 66), doubled by a one-bit shift, plus the N squares on the diagonal, then N rows of
+// Montgomery reduction on the 2N-limb square (N^2 products). Fp: 66 + 12 + 144 = 222 wide
+// products instead of 288 (-23%).
+template <int N, class P>
+CUZK_EO_HD void wide_mont_sqr(uint32_t (&r)[N], const uint32_t (&a)[N]) {
+  constexpr mod_limbs<N> p = mod_limbs<N>::template of<P>();
+  uint32_t t[2 * N];
+CUZK_EO_UNROLL
+  for (int j = 0; j < 2 * N; ++j) t[j] = 0;
+  // Cross products a_i a_j, i < j, at limb i + j.
+CUZK_EO_UNROLL
+  for (int i = 0; i < N - 1; ++i) {
+    uint64_t s = 0;
+CUZK_EO_UNROLL
+    for (int j = i + 1; j < N; ++j) {
+      s = static_cast<uint64_t>(a[i]) * a[j] + t[i + j] + (s >> 32);
+      t[i + j] = static_cast<uint32_t>(s);
+    }
+    t[i + N] = static_cast<uint32_t>(s >> 32);
+  }
+  // Double (the cross sum is < 2^(64N - 1), so no bit leaves the top limb), add the diagonal.
+  t[2 * N - 1] = t[2 * N - 2] >> 31;
+CUZK_EO_UNROLL
+  for (int j = 2 * N - 2; j > 0; --j) t[j] = (t[j] << 1) | (t[j - 1] >> 31);
+  t[0] <<= 1;
+  uint64_t s = 0;
+CUZK_EO_UNROLL
+  for (int i = 0; i < N; ++i) {
+    s = static_cast<uint64_t>(a[i]) * a[i] + t[2 * i] + (s >> 32);
+    t[2 * i] = static_cast<uint32_t>(s);
+    s = static_cast<uint64_t>(t[2 * i + 1]) + (s >> 32);
+    t[2 * i + 1] = static_cast<uint32_t>(s);
+  }
+  // Montgomery reduction, one limb per row; `top` carries into limb i + N + 1.
+  uint32_t top = 0;
+CUZK_EO_UNROLL
+  for (int i = 0; i < N; ++i) {
+    const uint32_t m = t[i] * P::n0;
+    s = static_cast<uint64_t>(m) * p.v[0] + t[i];
+CUZK_EO_UNROLL
+    for (int j = 1; j < N; ++j) {
+      s = static_cast<uint64_t>(m) * p.v[j] + t[i + j] + (s >> 32);
+      t[i + j] = static_cast<uint32_t>(s);
+    }
+    s = static_cast<uint64_t>(t[i + N]) + top + (s >> 32);
+    t[i + N] = static_cast<uint32_t>(s);
+    top = static_cast<uint32_t>(s >> 32);
+  }
+  // (a^2 + M p) / 2^(32N) < (p^2 + 2^(32N) p) / 2^(32N) < 2p < 2^(32N): top is 0 here.
+CUZK_EO_UNROLL
+  for (int j = 0; j < N; ++j) r[j] = t[N + j];
+}
+
+}  // namespace cuzk::cuda::dev
+
+#undef CUZK_EO_HD
+#undef CUZK_EO_UNROLL
