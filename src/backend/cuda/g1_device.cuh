@@ -57,6 +57,14 @@ __device__ __forceinline__ void store_xyzz(g1_xyzz_dev* p, const g1_xyzz_dev& a)
 
 __device__ __forceinline__ bool is_infinity(const g1_affine_dev& a) { return fp_is_zero(a.x) && fp_is_zero(a.y); }
 
+// Affine helpers for the batch-affine additions (msm_batch_affine.cuh): plain 16-byte stores
+// (results are read back by a later kernel, so no read-only path), and the infinity (0, 0).
+__device__ __forceinline__ void store_affine(g1_affine_dev* p, const g1_affine_dev& a) {
+  store_fp(&p->x, a.x);
+  store_fp(&p->y, a.y);
+}
+__device__ __forceinline__ g1_affine_dev affine_infinity() { return {fp_zero(), fp_zero()}; }
+
 template <class Mul>
 struct g1_ops {
   using xyzz = g1_xyzz_dev;

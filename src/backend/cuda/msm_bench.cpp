@@ -16,8 +16,16 @@
 // with 28 products per bucket addition (8 Fp2 products at 3M, 2 Fp2 squares at 2M), 80 per
 // bucket in the reduction, and 192 B base gathers; the window is swept and the register cap of
 // the accumulation kernel compared (1 = none, 2 = 128 registers).
+// Batch affine (cuda_msm_bench affine): the G1 MSM with affine_rounds = 0 (plain XYZZ path), 1,
+// 2, 3, 4 at 2^min_log, 2^(min_log + 2), ..., 2^max_log; each checked, median of 3 with a profiled
+// run, SM-cycles per addition of the halving rounds (additions ~ sorted - XYZZ entries) and of
+// the XYZZ accumulation (per entry, merges included), against their floors (6 + 494 / pairs
+// per inversion and 10 products at 13.5 SM-cycles per product: ~88-107 and 135 cycles); then
+// the variants of the halving kernel (running products in local memory or global scratch,
+// entries per thread) at 2^max_log with 3 rounds.
 // Usage: cuda_msm_bench [max_log (27)] [min_log (16)]
 //        cuda_msm_bench g2 [max_log (24)] [min_log (16)]
+//        cuda_msm_bench affine [max_log (26)] [min_log (20)]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -184,6 +192,8 @@ int run_g2(unsigned max_log, unsigned min_log) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bool affine_mode = argc > 1 && std::string(argv[1]) == "affine";
+  if (affine_mode) --argc, ++argv;
   if (argc > 1 && std::string(argv[1]) == "g2") {
     std::string error;
     cuda::device_info info;
@@ -193,8 +203,8 @@ int main(int argc, char** argv) {
     return run_g2(argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 24,
                   argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 16);
   }
-  const unsigned max_log = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 27;
-  const unsigned min_log = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 16;
+  const unsigned max_log = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : affine_mode ? 26 : 27;
+  const unsigned min_log = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : affine_mode ? 20 : 16;
   std::string error;
   cuda::device_info info;
   if (!cuda::get_device_info(info, error)) die(error);
@@ -262,6 +272,73 @@ int main(int argc, char** argv) {
   auto set = [&](const cuda::g1_msm_options& o) {
     if (!ctx->set_options(o, error)) die(error);
   };
+
+  if (affine_mode) {
+    // --- batch-affine halving rounds against the plain XYZZ path ------------------------------------
+    std::printf("\n%-6s %3s %6s %10s %10s %6s | %7s %7s %8s %8s %7s %7s | %9s %9s %6s  check\n", "n", "c", "rounds",
+                "median_ms", "min_ms", "vs_0", "digits", "sort", "affine", "accum", "reduce", "host", "aff_cyc",
+                "xyzz_cyc", "left%");
+    for (unsigned k = min_log; k <= max_log; k += 2) {
+      const std::size_t n = std::size_t{1} << k;
+      const ec::g1_affine want = expected(n).to_affine();
+      double plain = 0;
+      for (unsigned rounds : {0u, 1u, 2u, 3u, 4u}) {
+        cuda::g1_msm_options o;
+        o.affine_rounds = rounds;
+        set(o);
+        ec::g1_jacobian out;
+        const auto t = time_n(n, 3, out);
+        const bool good = out.to_affine() == want;
+        o.profile = true;
+        set(o);
+        ec::g1_jacobian out2;
+        run_once(n, out2);
+        const bool good2 = out2.to_affine() == want;
+        set({});
+        const cuda::g1_msm_profile p = ctx->profile();
+        if (rounds == 0) plain = t.first;
+        const double adds = static_cast<double>(p.sorted_entries) - static_cast<double>(p.xyzz_entries);
+        const double aff_cyc = adds > 0 ? p.affine_ms * 1e-3 * sm_hz / adds : 0;
+        const double left = static_cast<double>(p.xyzz_entries);
+        const double xyzz_cyc = left > 0 ? p.accumulate_ms * 1e-3 * sm_hz / left : 0;
+        std::printf("2^%-4u %3u %6u %10.3f %10.3f %6.3f | %7.2f %7.2f %8.2f %8.2f %7.2f %7.2f | %9.1f %9.1f %6.1f"
+                    "  %s%s\n",
+                    k, p.window_bits, rounds, t.first, t.second, t.first / plain, p.digits_ms, p.sort_ms, p.affine_ms,
+                    p.accumulate_ms, p.reduce_ms, p.host_ms, aff_cyc, xyzz_cyc,
+                    100.0 * static_cast<double>(p.xyzz_entries) / static_cast<double>(p.sorted_entries),
+                    good && good2 ? "OK" : "MISMATCH", p.affine_fallbacks ? " (memory fallback)" : "");
+        std::fflush(stdout);
+        if (!good || !good2) return 2;
+      }
+    }
+    // Variants at 2^max_log, 3 rounds: local-memory running products (ranges of 512) and the
+    // global scratch with affine_range 512 .. 4096.
+    const std::size_t n = std::size_t{1} << max_log;
+    const ec::g1_affine want = expected(n).to_affine();
+    std::printf("\nvariants at 2^%u, 3 rounds (median of 3, ms; affine-phase SM-cycles per addition):\n", max_log);
+    for (unsigned range : {0u, 512u, 1024u, 2048u, 4096u}) {
+      cuda::g1_msm_options o;
+      o.affine_rounds = 3;
+      o.affine_local_prefix = range == 0;
+      if (range) o.affine_range = range;
+      set(o);
+      ec::g1_jacobian out;
+      const auto t = time_n(n, 3, out);
+      o.profile = true;
+      set(o);
+      ec::g1_jacobian out2;
+      run_once(n, out2);
+      set({});
+      const cuda::g1_msm_profile p = ctx->profile();
+      const double adds = static_cast<double>(p.sorted_entries) - static_cast<double>(p.xyzz_entries);
+      std::printf("  %-14s %s%-5u %9.3f ms  affine %8.2f ms  %6.1f cyc/add  accum %7.2f ms  %s\n",
+                  range ? "global, range" : "local, range", "", range ? range : 512u, t.first, p.affine_ms,
+                  p.affine_ms * 1e-3 * sm_hz / adds, p.accumulate_ms,
+                  out.to_affine() == want && out2.to_affine() == want ? "OK" : "MISMATCH");
+      std::fflush(stdout);
+    }
+    return 0;
+  }
 
   // --- window sweep (measured window choice) ---------------------------------------------------------
   std::printf("\nwindow sweep (median of 3, ms):\n");

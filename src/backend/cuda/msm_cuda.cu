@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "backend/cuda/cuda_status.cuh"
 #include "backend/cuda/fr_device.cuh"
 #include "backend/cuda/g2_device.cuh"
+#include "backend/cuda/msm_batch_affine.cuh"
 
 namespace cuzk::cuda {
 
@@ -443,6 +445,10 @@ struct g1_msm_context::impl {
   g1_msm_profile prof;
   scratch host_scalars, kscalars, keys0, keys1, vals0, vals1, sort_temp, buckets, pkeys0, pkeys1, ppts0, ppts1,
       red0, red1;
+  // Batch-affine halving (affine_rounds > 0): per-range output counts, their prefix sums, the
+  // scan's temporary storage and two affine arrays (round r writes apts[r % 2]).
+  scratch halve_counts, halve_offsets, scan_temp, apts[2];
+  scratch halve_prefix, halve_where;  // running products and pair positions (global variant)
   std::vector<cudaEvent_t> events;
   std::size_t next_event = 0;
 
@@ -469,6 +475,8 @@ struct g1_msm_context::impl {
     return ms;
   }
 
+  bool halve(unsigned c, const uint32_t*& keys, const uint32_t*& vals, uint32_t* keys_spare, uint32_t* vals_spare,
+             const g1_affine_dev*& pts, std::size_t& count, std::string& error);
   template <class C, class Mul>
   bool run(const typename C::affine* bases, const ff::fr* dev_scalars, std::size_t n,
            ec::jacobian_point<typename host_curve_of<C>::type>& out, std::string& error, double upload_ms_host);
@@ -498,13 +506,93 @@ struct g1_msm_context::impl {
   }
 };
 
+// Batch-affine halving rounds over one sorted window group (msm_batch_affine.cuh has the
+// algorithm and costs). Per round: output counts per range, their exclusive prefix sum (CUB),
+// the total copied back (one synchronisation: it sizes the affine array), then the halving
+// kernel. Round r reads (keys, vals, pts) and writes the spare key/value buffers (the sort's
+// alternate buffers, then the lists of round r - 1) and apts[r % 2]. An affine array that does
+// not fit in device memory ends the rounds early: the lists written so far are complete, so the
+// XYZZ accumulation finishes the group from there (the plain path when it is the first round).
+// The product is always the out-of-line PTX one (one instantiation).
+bool g1_msm_context::impl::halve(unsigned c, const uint32_t*& keys, const uint32_t*& vals, uint32_t* keys_spare,
+                                 uint32_t* vals_spare, const g1_affine_dev*& pts, std::size_t& count,
+                                 std::string& error) {
+  const uint32_t digit_mask = (1u << c) - 1;
+  const bool local = opt.affine_local_prefix;
+  // Two blocks of halving_block threads per SM are resident (128-register cap).
+  const std::size_t resident = std::size_t{2} * dev::halving_block * static_cast<std::size_t>(sm_count);
+  for (unsigned r = 0; r < opt.affine_rounds && count > 1; ++r) {
+    // Entries per thread: affine_range, smaller when the list has fewer than range x resident
+    // entries (later rounds, small n), so that every thread slot of the device gets a range;
+    // at least 64 (32 pairs per inversion).
+    unsigned range = local ? dev::halving_local_range : opt.affine_range;
+    while (!local && range > 64 && count < range * resident) range /= 2;
+    const std::size_t threads = (count + range - 1) / range;
+    std::size_t temp = 0;
+    if (!halve_counts.reserve((threads + 1) * 4, error) || !halve_offsets.reserve((threads + 1) * 4, error) ||
+        !ok(cub::DeviceScan::ExclusiveSum(nullptr, temp, halve_counts.as<uint32_t>(), halve_offsets.as<uint32_t>(),
+                                          static_cast<int>(threads + 1), stream),
+            "cub scan (size query)", error) ||
+        !scan_temp.reserve(std::max<std::size_t>(temp, 1), error))
+      return false;
+    dev::halving_count_kernel<<<grid_for(threads + 1, dev::halving_block), dev::halving_block, 0, stream>>>(
+        keys, count, range, threads, digit_mask, halve_counts.as<uint32_t>());
+    if (!launched("halving_count_kernel", error)) return false;
+    uint32_t total = 0;
+    if (!ok(cub::DeviceScan::ExclusiveSum(scan_temp.ptr, temp, halve_counts.as<uint32_t>(),
+                                          halve_offsets.as<uint32_t>(), static_cast<int>(threads + 1), stream),
+            "cub::DeviceScan::ExclusiveSum", error) ||
+        !ok(cudaMemcpyAsync(&total, halve_offsets.as<uint32_t>() + threads, 4, cudaMemcpyDeviceToHost, stream),
+            "copy halving total", error) ||
+        !ok(cudaStreamSynchronize(stream), "halving counts", error))
+      return false;
+    if (total == count) break;  // nothing paired and nothing dropped: a round would only copy
+    if (total == 0) {           // every digit is 0: no bucket receives anything
+      count = 0;
+      break;
+    }
+    scratch& out = apts[r % 2];
+    std::string no_room;
+    const std::size_t slots = local ? 0 : threads * (range / 2);
+    if (!out.reserve(std::size_t{total} * sizeof(g1_affine_dev), no_room) ||
+        (!local && (!halve_prefix.reserve(slots * sizeof(dev::fp32), no_room) ||
+                    !halve_where.reserve(slots * sizeof(uint32_t), no_room)))) {
+      (void)cudaGetLastError();  // clear the allocation failure; the XYZZ path takes over
+      ++prof.affine_fallbacks;
+      break;
+    }
+    const unsigned grid = grid_for(threads, dev::halving_block);
+    if (local)
+      dev::halving_local_kernel<dev::fp_mul_ptx_call><<<grid, dev::halving_block, 0, stream>>>(
+          keys, vals, pts, count, threads, digit_mask, halve_offsets.as<uint32_t>(), keys_spare, vals_spare,
+          out.as<g1_affine_dev>());
+    else
+      dev::halving_global_kernel<dev::fp_mul_ptx_call><<<grid, dev::halving_block, 0, stream>>>(
+          keys, vals, pts, count, range, threads, digit_mask, halve_offsets.as<uint32_t>(), keys_spare, vals_spare,
+          out.as<g1_affine_dev>(), halve_prefix.as<dev::fp32>(), halve_where.as<uint32_t>());
+    if (!launched("halving_kernel", error)) return false;
+    // The output becomes the input; the input's buffers become the next spare ones.
+    uint32_t* const next_keys_spare = const_cast<uint32_t*>(keys);
+    uint32_t* const next_vals_spare = const_cast<uint32_t*>(vals);
+    keys = keys_spare;
+    vals = vals_spare;
+    keys_spare = next_keys_spare;
+    vals_spare = next_vals_spare;
+    pts = out.as<g1_affine_dev>();
+    count = total;
+    ++prof.affine_rounds_done;
+  }
+  return true;
+}
+
 g1_msm_context::g1_msm_context() : impl_(std::make_unique<impl>()) {}
 g1_msm_context::~g1_msm_context() = default;
 
 std::unique_ptr<g1_msm_context> g1_msm_context::create(std::string& error) {
   std::unique_ptr<g1_msm_context> ctx(new g1_msm_context());
+  // The calling thread's current device (the backend selects it), not device 0.
   int dev = 0;
-  if (!ok(cudaSetDevice(0), "cudaSetDevice", error) ||
+  if (!ok(cudaGetDevice(&dev), "cudaGetDevice", error) ||
       !ok(cudaDeviceGetAttribute(&ctx->impl_->sm_count, cudaDevAttrMultiProcessorCount, dev), "cudaDeviceGetAttribute",
           error) ||
       !ok(cudaStreamCreateWithFlags(&ctx->impl_->stream, cudaStreamNonBlocking), "cudaStreamCreate", error))
@@ -534,6 +622,14 @@ bool g1_msm_context::set_options(const g1_msm_options& o, std::string& error) {
   }
   if (o.g2_accumulate_min_blocks < 1 || o.g2_accumulate_min_blocks > 3) {
     error = "g1_msm_options: g2_accumulate_min_blocks must be 1, 2 or 3";
+    return false;
+  }
+  if (o.affine_rounds > 8) {
+    error = "g1_msm_options: affine_rounds must be 0..8";
+    return false;
+  }
+  if (o.affine_range < 64 || o.affine_range > 16384 || (o.affine_range & (o.affine_range - 1))) {
+    error = "g1_msm_options: affine_range must be a power of two in 64..16384";
     return false;
   }
   if (o.reduce_segment != 0 && (o.reduce_segment & (o.reduce_segment - 1))) {
@@ -618,7 +714,7 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
     return false;
   const int e_scalars = mark(error);
   prof.scalars_ms = upload_ms_host;
-  std::vector<int> ev_digits, ev_sort, ev_acc;
+  std::vector<int> ev_digits, ev_sort, ev_aff, ev_acc;
   int prev = e_scalars;
 
   for (unsigned w0 = 0; w0 < windows; w0 += group) {
@@ -639,17 +735,34 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
       return false;
     const int e_s = mark(error);
 
+    // G1 with affine_rounds: batch-affine halving rounds shorten the sorted list first
+    // (msm_batch_affine.cuh); the accumulation then reads the halved list and its affine array.
+    const uint32_t* acc_keys = kb.Current();
+    const uint32_t* acc_vals = vb.Current();
+    const typename C::affine* acc_pts = bases;
+    std::size_t acc_count = count;
+    if constexpr (std::is_same_v<C, g1c>) {
+      if (opt.affine_rounds > 0 &&
+          !halve(c, acc_keys, acc_vals, kb.Alternate(), vb.Alternate(), acc_pts, acc_count, error))
+        return false;
+    }
+    const int e_h = mark(error);
+    prof.sorted_entries += count;
+    prof.xyzz_entries += acc_count;
+
     // Level 0 over (key, base index) pairs, then merge levels over partial sums.
     const bucket_layout<C> lay{c, w0, per_window, buckets.as<xyzz_dev>()};
-    std::size_t range = std::max<std::size_t>(4, (count + max_threads - 1) / max_threads);
-    std::size_t threads = (count + range - 1) / range;
+    std::size_t range = std::max<std::size_t>(4, (acc_count + max_threads - 1) / max_threads);
+    std::size_t threads = acc_count ? (acc_count + range - 1) / range : 0;  // 0: every digit was 0
     const unsigned ab = opt.accumulate_block;
-    const affine_source<C> src{vb.Current(), bases};
+    const affine_source<C> src{acc_vals, acc_pts};
     uint32_t* pk = pkeys0.as<uint32_t>();
     xyzz_dev* pp = ppts0.as<xyzz_dev>();
-    pick_accumulate<C, Mul>(min_blocks)<<<grid_for(threads, ab), ab, 0, stream>>>(
-        kb.Current(), src, count, range, threads, lay, pk, pp);
-    if (!launched("accumulate_kernel", error)) return false;
+    if (threads > 0) {
+      pick_accumulate<C, Mul>(min_blocks)<<<grid_for(threads, ab), ab, 0, stream>>>(
+          acc_keys, src, acc_count, range, threads, lay, pk, pp);
+      if (!launched("accumulate_kernel", error)) return false;
+    }
     scratch* in_k = &pkeys0;
     scratch* in_p = &ppts0;
     scratch* out_k = &pkeys1;
@@ -668,7 +781,8 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
     const int e_a = mark(error);
     ev_digits.push_back(prev), ev_digits.push_back(e_d);
     ev_sort.push_back(e_d), ev_sort.push_back(e_s);
-    ev_acc.push_back(e_s), ev_acc.push_back(e_a);
+    ev_aff.push_back(e_s), ev_aff.push_back(e_h);
+    ev_acc.push_back(e_h), ev_acc.push_back(e_a);
     prev = e_a;
   }
 
@@ -716,6 +830,7 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
     for (std::size_t i = 0; i < ev_digits.size(); i += 2) {
       prof.digits_ms += between(ev_digits[i], ev_digits[i + 1]);
       prof.sort_ms += between(ev_sort[i], ev_sort[i + 1]);
+      prof.affine_ms += between(ev_aff[i], ev_aff[i + 1]);
       prof.accumulate_ms += between(ev_acc[i], ev_acc[i + 1]);
     }
     prof.reduce_ms = between(prev, e_reduced);

@@ -104,6 +104,19 @@ struct g1_msm_options {
   unsigned g2_accumulate_min_blocks = 1;  // the same cap for G2 (1 or 2; 3 acts as 2): measured
                                           // best 1, no cap (2^24: 604 ms against 706 with 128)
   unsigned reduce_segment = 0;        // buckets per reduction thread; 0 = automatic
+  // G1 only (G2 ignores it): pairwise batch-affine halving rounds between the sort and the XYZZ
+  // accumulation (0..8; 0 = the plain XYZZ path). Each round pairs consecutive entries of a
+  // bucket into one affine sum with one shared inversion per up to affine_range / 2 pairs
+  // (~7 Fp products per addition instead of 10), so the accumulation then adds ~1/2^rounds of
+  // the entries (msm_batch_affine.cuh). Needs two affine arrays and the running products in
+  // scratch (~26 GB at 2^26); when they do not fit, the rounds stop early (exact either way).
+  // Default 0: measured slower on the H200 (2^26: 616.7 ms; 1 round 620.7, 3 rounds 636.0;
+  // docs/gpu-msm-batch-affine.md).
+  unsigned affine_rounds = 0;
+  unsigned affine_range = 1024;       // entries per thread of a halving round (power of two,
+                                      // 64..16384): up to range / 2 pairs share one inversion
+  bool affine_local_prefix = false;   // first version: running products in local memory, ranges
+                                      // of 512 (affine_range ignored); measured slower (docs)
   bool profile = false;               // time each phase (adds synchronisation; see profile())
 };
 
@@ -112,11 +125,16 @@ struct g1_msm_profile {
   double scalars_ms = 0;     // upload (host scalars) + canonical form + sign fold
   double digits_ms = 0;      // digit extraction into (key, value) pairs
   double sort_ms = 0;
+  double affine_ms = 0;      // batch-affine halving rounds (affine_rounds > 0)
   double accumulate_ms = 0;  // bucket sums, merge passes included
   double reduce_ms = 0;      // bucket reduction and device tree sums
   double host_ms = 0;        // copy back, last sums and window combination on the host
   double total_ms = 0;
   unsigned window_bits = 0, windows = 0, windows_per_sort = 0;
+  // Entries after the sort and entries left for the XYZZ accumulation (summed over groups; equal
+  // without halving), halving rounds run (summed over groups) and rounds cut short for memory.
+  std::size_t sorted_entries = 0, xyzz_entries = 0;
+  unsigned affine_rounds_done = 0, affine_fallbacks = 0;
 };
 
 // The window size used when none is forced, from measurements on the H200 (docs/gpu.md).
@@ -124,7 +142,8 @@ unsigned default_window_bits(std::size_t n);
 
 class g1_msm_context {
  public:
-  // A context on device 0 with its own stream; scratch memory grows on demand and is kept.
+  // A context on the calling thread's current device with its own stream; scratch memory grows
+  // on demand and is kept.
   static std::unique_ptr<g1_msm_context> create(std::string& error);
   ~g1_msm_context();
   g1_msm_context(const g1_msm_context&) = delete;

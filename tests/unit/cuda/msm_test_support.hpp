@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <span>
 #include <string>
@@ -79,13 +80,24 @@ ec::jacobian_point<Curve> cpu_msm(const std::vector<ec::affine_point<Curve>>& b,
   return msm::multiexp<Curve>(std::span<const ec::affine_point<Curve>>(b), std::span<const ff::fr>(s), ex);
 }
 
+// CUZK_TEST_AFFINE_ROUNDS=R runs every G1 test MSM that leaves affine_rounds at 0 with R
+// batch-affine halving rounds instead, so the whole suite can be repeated over that path.
+inline unsigned affine_rounds_override() {
+  static const unsigned r = [] {
+    const char* env = std::getenv("CUZK_TEST_AFFINE_ROUNDS");
+    return env ? static_cast<unsigned>(std::strtoul(env, nullptr, 10)) : 0u;
+  }();
+  return r;
+}
+
 // The device MSM with options `o` (restored to the defaults afterwards).
 template <class Curve>
 ec::jacobian_point<Curve> gpu_msm(const std::vector<ec::affine_point<Curve>>& b, const std::vector<ff::fr>& s,
-                                  const g1_msm_options& o = {}) {
+                                  g1_msm_options o = {}) {
   std::string error;
   typename device_bases_for<Curve>::type db;
   EXPECT_TRUE(db.upload(b, error)) << error;
+  if (o.affine_rounds == 0) o.affine_rounds = affine_rounds_override();
   EXPECT_TRUE(context().set_options(o, error)) << error;
   ec::jacobian_point<Curve> out;
   EXPECT_TRUE(context().msm(db, std::span<const ff::fr>(s), out, error)) << error;
