@@ -8,10 +8,11 @@
 # device-out/daemon can be carried alone).
 #
 # CUZK_BUILD_DIR=build/h-cuda scripts/stage-device.sh  builds in an existing build tree at low
-# priority (nice ninja -j1) instead of the release preset.
+# priority (nice ninja -j1) instead of the release preset. CUZK_STAGE_DIR=device-out/NAME stages
+# into that folder instead (without the daemon), so that separate builds can travel separately.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(cuda_field_test cuda_ntt_test cuda_msm_test cuda_msm_g2_test cuda_bench cuda_msm_bench
+targets=(cuda_field_test cuda_ntt_test cuda_msm_test cuda_msm_g2_test cuda_setup_test cuda_bench cuda_msm_bench
   cuda_device_memory_test cuda_backend_test cuda_prove_bench)
 if [[ -n "${CUZK_BUILD_DIR:-}" ]]; then
   build="$CUZK_BUILD_DIR"
@@ -20,20 +21,21 @@ else
   build=build/release
   scripts/build.sh release "${targets[@]}"
 fi
-rm -rf device-out && mkdir -p device-out
+out="${CUZK_STAGE_DIR:-device-out}"
+rm -rf "$out" && mkdir -p "$out"
 cp "$build"/tests/unit/cuda/cuda_field_test "$build"/tests/unit/cuda/cuda_ntt_test "$build"/tests/unit/cuda/cuda_msm_test \
-  "$build"/tests/unit/cuda/cuda_msm_g2_test device-out/
-cp "$build"/src/backend/cuda/cuda_bench "$build"/src/backend/cuda/cuda_msm_bench device-out/
+  "$build"/tests/unit/cuda/cuda_msm_g2_test "$out"/
+cp "$build"/src/backend/cuda/cuda_bench "$build"/src/backend/cuda/cuda_msm_bench "$out"/
 # The prover backend's binaries link the CPU prover, hence oneTBB (and libb2 where it links
-# shared), shared only on Debian: they travel in device-out/lib, found through LD_LIBRARY_PATH.
+# shared), shared only on Debian: they travel in $out/lib, found through LD_LIBRARY_PATH.
 cp "$build"/tests/unit/cuda/cuda_device_memory_test "$build"/tests/unit/cuda/cuda_backend_test \
-  "$build"/src/backend/cuda/cuda_prove_bench device-out/
+  "$build"/tests/unit/cuda/cuda_setup_test "$build"/src/backend/cuda/cuda_prove_bench "$out"/
 # Symbols off: the device run carries at most 64 MiB, and unstripped these binaries exceed it.
-strip device-out/*_test device-out/cuda_*bench
-mkdir -p device-out/lib
-ldd device-out/cuda_backend_test device-out/cuda_prove_bench | awk '/lib(tbb|b2|gomp)[^ ]*\.so/ {print $3}' |
-  sort -u | xargs -r -I{} cp -L {} device-out/lib/
-cat > device-out/run-device-tests.sh <<'SH'
+strip "$out"/*_test "$out"/cuda_*bench
+mkdir -p "$out"/lib
+ldd "$out"/cuda_backend_test "$out"/cuda_setup_test "$out"/cuda_prove_bench | awk '/lib(tbb|b2|gomp)[^ ]*\.so/ {print $3}' |
+  sort -u | xargs -r -I{} cp -L {} "$out"/lib/
+cat > "$out"/run-device-tests.sh <<'SH'
 #!/usr/bin/env bash
 # Runs every staged GPU test; prints the GPU and each test's result.
 set -uo pipefail
@@ -46,7 +48,7 @@ for t in ./*_test; do
 done
 exit $status
 SH
-chmod +x device-out/run-device-tests.sh
+chmod +x "$out"/run-device-tests.sh
 # cuzk-daemon and cuzk-bench with their libraries and run-daemon-bench.sh in device-out/daemon.
-scripts/stage-daemon.sh
-echo "staged: $(ls device-out | tr '\n' ' ')"
+[[ -n "${CUZK_STAGE_DIR:-}" ]] || scripts/stage-daemon.sh
+echo "staged in $out: $(ls "$out" | tr '\n' ' ')"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "groth16/prover.hpp"
+#include "poly/domain.hpp"
 
 namespace cuzk::cuda {
 
@@ -125,7 +126,7 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
     return nullptr;
   }
   b->srs_ = options.srs ? options.srs : std::make_shared<device_srs_cache>(1);
-  b->spmv_ = spmv_context::create(options.pinned.get(), error);
+  b->spmv_ = spmv_context::create(options.pinned.get(), error, &cpu_executor);
   if (!b->spmv_) return nullptr;
   b->msm_ = g1_msm_context::create(error);
   if (!b->msm_) return nullptr;
@@ -138,7 +139,8 @@ void cuda_backend::select_device() const {
 }
 
 device_memory_arbiter::reservation cuda_backend::reserve(std::size_t bytes, const char* what, std::size_t also_held) {
-  const std::size_t held = ntt_memory_.bytes() + msm_memory_.bytes() + shape_memory_.bytes() + also_held;
+  const std::size_t held =
+      ntt_memory_.bytes() + msm_memory_.bytes() + shape_memory_.bytes() + buffer_memory_.bytes() + also_held;
   return arbiter_->reserve(bytes, what, opt_.reserve_timeout, held);
 }
 
@@ -195,27 +197,65 @@ groth16::proof cuda_backend::prove_partition(const groth16::parameters_view& par
                                              std::span<const fr> inputs, std::span<const fr> aux, const fr& r,
                                              const fr& s, groth16::prove_timings* timings) {
   const auto t_start = clock_type::now();
-  groth16::prove_timings t;
   groth16::check_parameters(params, shape);
   select_device();
+  const std::shared_ptr<const resident_srs> srs = srs_->get(params, arbiter_, opt_.reserve_timeout);
+  return prove_resident(*srs, *params.vk, shape, inputs, aux, r, s, t_start, timings);
+}
+
+groth16::proof cuda_backend::prove_partition(const device_parameters& params, const r1cs::r1cs_shape& shape,
+                                             std::span<const fr> inputs, std::span<const fr> aux, const fr& r,
+                                             const fr& s, groth16::prove_timings* timings) {
+  const auto t_start = clock_type::now();
+  if (!params.srs) throw std::invalid_argument("cuda_backend::prove_partition: device parameters without bases");
+  // groth16::check_parameters over the resident sizes.
+  const resident_srs& srs = *params.srs;
+  if (srs.arbiter != arbiter_)
+    throw std::invalid_argument("cuda_backend::prove_partition: device parameters reserved on another arbiter");
+  if (params.vk.delta_g1.infinity || params.vk.delta_g2.infinity)
+    throw std::invalid_argument("groth16::prove: delta is the identity");
+  const std::size_t m = poly::radix2_domain(shape.num_constraints + shape.num_inputs).size();
+  const std::size_t b_count = shape.b_input_density.count() + shape.b_aux_density.count();
+  if (params.vk.ic.size() != shape.num_inputs || srs.h.size() != m - 1 || srs.l.size() != shape.num_aux ||
+      srs.a.size() != shape.num_inputs + shape.a_aux_density.count() || srs.b_g1.size() != b_count ||
+      srs.b_g2.size() != b_count || shape.a_aux_density.size() != shape.num_aux ||
+      shape.b_aux_density.size() != shape.num_aux || shape.b_input_density.size() != shape.num_inputs)
+    throw std::invalid_argument("cuda_backend::prove_partition: device parameters do not match the shape");
+  select_device();
+  return prove_resident(srs, params.vk, shape, inputs, aux, r, s, t_start, timings);
+}
+
+void cuda_backend::ensure_buffers(std::size_t bytes, std::size_t also_held) {
+  if (bytes <= buffer_memory_.bytes()) return;
+  std::string error;
+  check(w_.resize(0, error) && a_.resize(0, error) && b_.resize(0, error) && c_.resize(0, error), "free buffers", error);
+  buffer_memory_.release();
+  buffer_memory_ = reserve(bytes, "partition buffers (w, a, b, c)", also_held);
+}
+
+groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const groth16::verifying_key& vk,
+                                            const r1cs::r1cs_shape& shape, std::span<const fr> inputs,
+                                            std::span<const fr> aux, const fr& r, const fr& s,
+                                            clock_type_point t_start, groth16::prove_timings* timings) {
+  groth16::prove_timings t;
   if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux)
     throw std::invalid_argument("cuda_backend::prove_partition: witness sizes do not match the shape");
   const std::size_t ni = shape.num_inputs, na = shape.num_aux;
-  const std::size_t m = params.h.size() + 1;
+  const resident_srs* srs = &srs_ref;
+  const std::size_t m = srs->h.size() + 1;
 
   std::string error;
-  const std::shared_ptr<const resident_srs> srs = srs_->get(params, arbiter_, opt_.reserve_timeout);
   const device_shape& dshape = resident_shape(shape, srs->memory.bytes());
   ensure_ntt(static_cast<unsigned>(std::countr_zero(m)), srs->memory.bytes());
   const std::size_t n_a = ni + dshape.a_aux_count(), n_b = dshape.b_input_count() + dshape.b_aux_count();
   ensure_msm_scratch(std::max({m, na, n_a, n_b}), srs->memory.bytes(), n_b);
 
-  // Per-proof buffers: w; a, b, c (b and c later hold the A and B scalars, so each is sized for
-  // the largest of the three uses).
+  // Per-proof buffers, kept by the backend: w; a, b, c (b and c later hold the A and B scalars,
+  // so each is sized for the largest of the three uses; when that exceeds m, SpMV's resize to m
+  // and the resize back reallocate b and c per proof: never for PoRep shapes, where n_a, n_b < m).
   const std::size_t bc_len = std::max({m, n_a, n_b});
-  const auto buffers =
-      reserve(((na + ni) + m + 2 * bc_len) * fr_bytes, "partition buffers (w, a, b, c)", srs->memory.bytes());
-  device_fr_vector w, a, b, c;
+  ensure_buffers(((na + ni) + m + 2 * bc_len) * fr_bytes, srs->memory.bytes());
+  device_fr_vector &w = w_, &a = a_, &b = b_, &c = c_;
 
   // 1. a, b, c on the domain. The witness crosses PCIe before the kernel lock is taken (the copy
   // overlaps another worker's kernels); steps 1-3 hold it.
@@ -265,7 +305,6 @@ groth16::proof cuda_backend::prove_partition(const groth16::parameters_view& par
 
   // 4. Assembly: prover.hpp step 4, the same formulas as prove_with_ops.
   t0 = clock_type::now();
-  const groth16::verifying_key& vk = *params.vk;
   const ec::g1_jacobian delta_g1 = ec::g1_jacobian::from_affine(vk.delta_g1);
   const ec::g1_jacobian g_a = (a_sum + vk.alpha_g1) + ec::scalar_mul(delta_g1, r);
   const ec::g2_jacobian g_b = (b2_sum + vk.beta_g2) + ec::scalar_mul(ec::g2_jacobian::from_affine(vk.delta_g2), s);

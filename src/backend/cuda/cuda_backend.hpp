@@ -24,8 +24,9 @@
 //
 // Memory: every device allocation is reserved on the device_memory_arbiter first (shared by the
 // workers of a device; one is made from cudaMemGetInfo when none is given): the SRS and the
-// shape for as long as they are resident, the NTT twiddles and an estimate of the MSM scratch
-// for the backend's life, w, a, b, c for one proof.
+// shape for as long as they are resident, the NTT twiddles, an estimate of the MSM scratch and
+// the per-proof buffers w, a, b, c for the backend's life (kept across proofs: no cudaFree, a
+// device-wide synchronisation, between proofs; resized when a larger proof comes).
 //
 // The lower operations are implemented too (so prove_with_ops runs on this backend):
 // evaluate_abc and compute_h on the device with host copies in and out, msm_g1 on the device
@@ -58,6 +59,14 @@ struct resident_srs {
   device_memory_arbiter::reservation memory;
   g1_device_bases h, l, a, b_g1;
   g2_device_bases b_g2;
+};
+
+// Parameters whose bases were generated on the device (setup_cuda.hpp): the verifying key on the
+// host, the bases resident (never copied to the host). Share one object between the workers of a
+// device (they share its arbiter); the bases are freed with the last copy of `srs`.
+struct device_parameters {
+  groth16::verifying_key vk;
+  std::shared_ptr<const resident_srs> srs;
 };
 
 // Resident SRS per parameters identity, least recently used first out; thread-safe. An evicted
@@ -111,6 +120,7 @@ struct cuda_backend_options {
 
 class cuda_backend final : public groth16::prover_backend {
  public:
+  using clock_type_point = std::chrono::steady_clock::time_point;
   // `cpu_executor` runs the CPU parts (the msm_g2 lower operation); it must outlive the backend.
   // Returns nullptr with `error` set when there is no device or a context cannot be made.
   static std::unique_ptr<cuda_backend> create(base::executor& cpu_executor, const cuda_backend_options& options,
@@ -122,6 +132,12 @@ class cuda_backend final : public groth16::prover_backend {
   groth16::proof prove_partition(const groth16::parameters_view& params, const r1cs::r1cs_shape& shape,
                                  std::span<const fr> inputs, std::span<const fr> aux, const fr& r, const fr& s,
                                  groth16::prove_timings* timings) override;
+
+  // The same with bases generated on the device (setup_on_device); params.srs must have been
+  // reserved on this backend's arbiter.
+  groth16::proof prove_partition(const device_parameters& params, const r1cs::r1cs_shape& shape,
+                                 std::span<const fr> inputs, std::span<const fr> aux, const fr& r, const fr& s,
+                                 groth16::prove_timings* timings);
 
   void evaluate_abc(const r1cs::r1cs_shape& shape, std::span<const fr> inputs, std::span<const fr> aux,
                     std::span<fr> a, std::span<fr> b, std::span<fr> c) override;
@@ -140,6 +156,13 @@ class cuda_backend final : public groth16::prover_backend {
 
  private:
   cuda_backend(base::executor& ex, const cuda_backend_options& o);
+  // prove_partition after the parameter checks, with the resident bases.
+  groth16::proof prove_resident(const resident_srs& srs, const groth16::verifying_key& vk, const r1cs::r1cs_shape& shape,
+                                std::span<const fr> inputs, std::span<const fr> aux, const fr& r, const fr& s,
+                                clock_type_point t_start, groth16::prove_timings* timings);
+  // The per-proof buffers w, a, b, c: kept across proofs (a cudaFree is a device-wide
+  // synchronisation, which would stall the other worker's kernels), grown on demand.
+  void ensure_buffers(std::size_t bytes, std::size_t also_held);
   const device_shape& resident_shape(const r1cs::r1cs_shape& shape, std::size_t also_held = 0);
   void ensure_ntt(unsigned log_n, std::size_t also_held = 0);
   // Scratch for G1 MSMs of up to n scalars and G2 MSMs of up to n_g2 (one context serves both).
@@ -173,6 +196,8 @@ class cuda_backend final : public groth16::prover_backend {
   device_memory_arbiter::reservation shape_memory_;
   std::unique_ptr<device_shape> shape_;
   std::size_t shape_uploads_ = 0;
+  device_memory_arbiter::reservation buffer_memory_;
+  device_fr_vector w_, a_, b_, c_;
 };
 
 // Upper estimate of the device scratch a g1_msm_context keeps after an MSM of n scalars (sort

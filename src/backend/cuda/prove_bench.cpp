@@ -18,18 +18,35 @@
 //   written (96 B per row); floor = bytes / 4.8 TB/s. The "gather" figure counts one 32-byte
 //   sector per entry instead of the witness once (no L2 reuse at all).
 // Usage: cuda_prove_bench [spmv] [reps (3)] [log2 sizes... (20 24)]   (spmv: SpMV only, no proofs)
+//
+// Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N]): a satisfiable
+// PoRep-like circuit of the same sizes and densities (porep_like_circuit.hpp), parameters from
+// the device setup generator (setup_cuda.hpp; its stage times and the prediction from operation
+// counts are printed), a cold and `reps` warm proofs with per-stage timings, every proof checked
+// by the verifier. workers=N: then two workers (two backends sharing the device, arbiter, kernel
+// lock and the generated SRS, each on its own host thread) prove N partitions of the last size
+// between them; per-partition and total times, reserved device memory against the arbiter's
+// capacity and the driver's used bytes, allocation failures (any exception), host peak RSS.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <fstream>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/cuda/cuda_backend.hpp"
+#include "backend/cuda/porep_like_circuit.hpp"
+#include "backend/cuda/setup_cuda.hpp"
 #include "backend/cuda/spmv_cuda.hpp"
 #include "base/executor.hpp"
 #include "groth16/params.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
 
 namespace {
 
@@ -188,7 +205,7 @@ void print_timings(const char* label, const groth16::prove_timings& t) {
 }
 
 void bench_spmv(const r1cs::r1cs_shape& s, std::size_t m, const std::vector<fr>& inputs, const std::vector<fr>& aux,
-                unsigned reps) {
+                unsigned reps, cuzk::base::executor& ex) {
   std::string error;
   auto shape = cuda::device_shape::upload(s, error);
   auto ctx = shape ? cuda::spmv_context::create(nullptr, error) : nullptr;
@@ -201,11 +218,17 @@ void bench_spmv(const r1cs::r1cs_shape& s, std::size_t m, const std::vector<fr>&
   const auto pool = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
   auto staged = cuda::spmv_context::create(pool.get(), error);
   if (!staged) die(error);
-  double pinned_s = 1e300;
+  // And with each chunk's host copy split over the CPU threads (as cuda_backend does).
+  auto parallel = cuda::spmv_context::create(pool.get(), error, &ex);
+  if (!parallel) die(error);
+  double pinned_s = 1e300, parallel_s = 1e300;
   for (int i = 0; i < 2; ++i) {
     t0 = clock_type::now();
     if (!staged->upload_witness(*shape, inputs, aux, w, error)) die(error);
     pinned_s = std::min(pinned_s, seconds_since(t0));
+    t0 = clock_type::now();
+    if (!parallel->upload_witness(*shape, inputs, aux, w, error)) die(error);
+    parallel_s = std::min(parallel_s, seconds_since(t0));
   }
   double best = 1e300;
   for (unsigned i = 0; i < reps + 1; ++i) {  // the first run allocates a, b, c
@@ -222,23 +245,16 @@ void bench_spmv(const r1cs::r1cs_shape& s, std::size_t m, const std::vector<fr>&
   std::printf("  SpMV: %.0f entries (%.2f / %.2f / %.2f per row), tags %u B\n", nnz,
               static_cast<double>(s.a.nnz()) / rows, static_cast<double>(s.b.nnz()) / rows,
               static_cast<double>(s.c.nnz()) / rows, shape->tag_bytes());
-  std::printf("  witness upload %.2f GB: pageable %.1f ms, pinned chunks %.1f ms (PCIe floor %.1f ms at 55 GB/s)\n",
-              wbytes / 1e9, upload_s * 1e3, pinned_s * 1e3, wbytes / 55e9 * 1e3);
+  std::printf("  witness upload %.2f GB: pageable %.1f ms, pinned chunks %.1f ms, pinned chunks with a %zu-thread copy"
+              " %.1f ms (PCIe floor %.1f ms at 55 GB/s)\n",
+              wbytes / 1e9, upload_s * 1e3, pinned_s * 1e3, ex.concurrency(), parallel_s * 1e3, wbytes / 55e9 * 1e3);
   std::printf("  SpMV: best %.2f ms; floor %.2f ms (%.2f GB at 4.8 TB/s), ratio %.2f; gather-bound floor %.2f ms\n", best,
               ideal / hbm_bytes_per_s * 1e3, ideal / 1e9, best / (ideal / hbm_bytes_per_s * 1e3),
               gather / hbm_bytes_per_s * 1e3);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  int arg = 1;
-  const bool spmv_only = argc > arg && std::string(argv[arg]) == "spmv";
-  if (spmv_only) ++arg;
-  const unsigned reps = argc > arg ? static_cast<unsigned>(std::max(1, std::atoi(argv[arg]))) : 3;
-  std::vector<unsigned> logs;
-  for (int i = arg + 1; i < argc; ++i) logs.push_back(static_cast<unsigned>(std::atoi(argv[i])));
-  if (logs.empty()) logs = {20, 24};
+// Prints the device and the host thread count; the executor runs every host-side generation.
+std::unique_ptr<cuzk::base::executor> print_machine_and_make_executor() {
   std::string error;
   cuda::device_info info;
   if (!cuda::get_device_info(info, error)) die(error);
@@ -246,6 +262,171 @@ int main(int argc, char** argv) {
               static_cast<double>(info.total_memory) / 1073741824.0);
   auto ex = cuzk::base::make_thread_pool_executor(0);
   std::printf("CPU threads: %zu\n", ex->concurrency());
+  return ex;
+}
+
+// Host peak resident set (VmHWM), GB.
+double host_peak_gb() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) * 1024 / 1e9;
+  return -1;
+}
+
+std::string device_used() {
+  std::size_t free_b = 0, total_b = 0;
+  std::string error;
+  if (!cuda::make_cuda_memory_info()->query(free_b, total_b, error)) return error;
+  return cuda::format_bytes(total_b - free_b) + " of " + cuda::format_bytes(total_b);
+}
+
+// Real parameters: device setup, proofs checked by the verifier; then optionally two workers.
+void bench_real(unsigned log_m, unsigned reps, unsigned partitions, cuzk::base::executor& ex) {
+  const std::size_t m = std::size_t{1} << log_m;
+  std::printf("\n== 2^%u domain (PoRep-like, satisfiable, real parameters) ==\n", log_m);
+  auto t0 = clock_type::now();
+  const cuda::porep_like_circuit circ = cuda::make_porep_like_circuit(cuda::porep_like_constraints(log_m), porep_inputs, ex, 1);
+  const r1cs::r1cs_shape& s = circ.shape;
+  const double rows = static_cast<double>(s.num_constraints);
+  std::printf("  circuit generated in %.1f s: %zu constraints, %zu aux, entries per row %.2f / %.2f / %.2f, "
+              "A / B aux density %.3f / %.3f; host peak %.1f GB\n",
+              seconds_since(t0), s.num_constraints, s.num_aux, static_cast<double>(s.a.nnz()) / rows,
+              static_cast<double>(s.b.nnz()) / rows, static_cast<double>(s.c.nnz()) / rows,
+              static_cast<double>(s.a_aux_density.count()) / static_cast<double>(s.num_aux),
+              static_cast<double>(s.b_aux_density.count()) / static_cast<double>(s.num_aux), host_peak_gb());
+
+  std::string error;
+  auto info = cuda::make_cuda_memory_info(0);
+  auto arbiter = cuda::device_memory_arbiter::from_device(*info, std::size_t{2} << 30);
+  std::printf("  arbiter capacity %s (device used now %s)\n", cuda::format_bytes(arbiter->capacity()).c_str(),
+              device_used().c_str());
+  std::mt19937_64 rng(42);
+  const groth16::toxic_waste tw = groth16::toxic_waste::random(rng);
+  cuda::device_setup_timings st;
+  t0 = clock_type::now();
+  const cuda::device_parameters dp = cuda::setup_on_device(s, tw, ex, arbiter, std::chrono::minutes(1), &st);
+  const double setup_s = seconds_since(t0);
+  const std::size_t n_a = dp.srs->a.size(), n_b = dp.srs->b_g1.size(), na = s.num_aux;
+  // Prediction (setup_cuda.hpp): G1 points x (W mixed additions x 10 + ~575) Fp products, G2
+  // points x (W x 28 + ~510), W = 16 windows, at 1.77e10 products/s; host ~ measured.
+  const double g1_points = static_cast<double>((m - 1) + na + n_a + n_b);
+  const double products = g1_points * (16 * 10 + 575) + static_cast<double>(n_b) * (16 * 28 + 510);
+  std::printf("  device setup %.1f s: host scalars %.1f (Lagrange %.1f, scatter %.1f), tables %.2f, H %.1f, L %.1f, "
+              "A %.1f, B_G1 %.1f, B_G2 %.1f, vk %.2f s\n",
+              setup_s, st.host_scalars, st.host_lagrange, st.host_scatter, st.tables, st.h, st.l, st.a, st.b_g1,
+              st.b_g2, st.vk);
+  std::printf("  setup points: %.3g G1 + %zu G2; predicted device part %.1f s (%.3g Fp products at 1.77e10/s), "
+              "measured %.1f s; SRS %s resident; host peak %.1f GB\n",
+              g1_points, n_b, products / 1.77e10, products, st.h + st.l + st.a + st.b_g1 + st.b_g2,
+              cuda::format_bytes(dp.srs->memory.bytes()).c_str(), host_peak_gb());
+
+  cuda::cuda_backend_options o;
+  o.arbiter = arbiter;
+  o.kernel_lock = std::make_shared<cuda::kernel_region_lock>();
+  o.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
+  o.reserve_timeout = std::chrono::seconds(60);  // report a memory shortfall instead of waiting 10 min
+  auto gpu = cuda::cuda_backend::create(ex, o, error);
+  if (!gpu) die(error);
+  const auto pvk = groth16::prepare_verifying_key(dp.vk);
+  const std::vector<fr> pub(circ.inputs.begin() + 1, circ.inputs.end());
+  unsigned valid = 0, proofs = 0;
+  auto prove_one = [&](cuda::cuda_backend& b, uint64_t i, groth16::prove_timings& t) {
+    const fr r = fr::from_u64(1000 + i), sv = fr::from_u64(7000 + i);
+    const groth16::proof pr = b.prove_partition(dp, s, circ.inputs, circ.aux, r, sv, &t);
+    return groth16::verify(pvk, pr, pub) == groth16::verify_result::valid;
+  };
+  groth16::prove_timings t, best;
+  best.total = 1e300;
+  t0 = clock_type::now();
+  valid += prove_one(*gpu, proofs++, t);
+  std::printf("  first proof (uploads the shape, allocates buffers): %.2f s\n", seconds_since(t0));
+  print_timings("cold", t);
+  for (unsigned i = 0; i < reps; ++i) {
+    valid += prove_one(*gpu, proofs++, t);
+    print_timings("warm", t);
+    if (t.total < best.total) best = t;
+  }
+  print_timings("best", best);
+  std::printf("  verified %u / %u proofs; reserved %s of %s; device used %s\n", valid, proofs,
+              cuda::format_bytes(arbiter->in_use()).c_str(), cuda::format_bytes(arbiter->capacity()).c_str(),
+              device_used().c_str());
+  if (partitions == 0) return;
+
+  // Two workers sharing the device, arbiter, kernel lock and SRS; partitions from one counter.
+  cuda::cuda_backend_options o2 = o;
+  o2.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
+  auto gpu2 = cuda::cuda_backend::create(ex, o2, error);
+  if (!gpu2) die(error);
+  std::printf("  two workers, %u partitions:\n", partitions);
+  std::atomic<unsigned> next{0}, ok_count{0}, failures{0};
+  std::mutex print_mutex;
+  const auto t_all = clock_type::now();
+  auto worker = [&](cuda::cuda_backend& b, int id) {
+    for (unsigned i; (i = next++) < partitions;) {
+      groth16::prove_timings pt;
+      const auto tp = clock_type::now();
+      try {
+        const bool fine = prove_one(b, 100 + i, pt);
+        ok_count += fine;
+        std::lock_guard<std::mutex> lock(print_mutex);
+        std::printf("    partition %2u worker %d: %.3f s wall (device stages %.3f s, total in prover %.3f s) at %.2f s, "
+                    "%s, reserved %s\n",
+                    i, id, seconds_since(tp),
+                    pt.abc + pt.h + pt.msm_h + pt.msm_l + pt.msm_a + pt.msm_b_g1 + pt.msm_b_g2, pt.total,
+                    seconds_since(t_all), fine ? "valid" : "INVALID", cuda::format_bytes(arbiter->in_use()).c_str());
+      } catch (const std::exception& e) {
+        ++failures;
+        std::lock_guard<std::mutex> lock(print_mutex);
+        std::printf("    partition %2u worker %d: FAILED: %s\n", i, id, e.what());
+      }
+    }
+  };
+  std::thread w1(worker, std::ref(*gpu), 1), w2(worker, std::ref(*gpu2), 2);
+  w1.join();
+  w2.join();
+  const double all = seconds_since(t_all);
+  std::printf("  %u partitions in %.2f s (%.3f s per partition); %u valid, %u failures (allocation or other)\n",
+              partitions, all, all / partitions, ok_count.load(), failures.load());
+  std::printf("  reserved %s of %s (SRS %s); device used %s; host peak %.1f GB\n",
+              cuda::format_bytes(arbiter->in_use()).c_str(), cuda::format_bytes(arbiter->capacity()).c_str(),
+              cuda::format_bytes(dp.srs->memory.bytes()).c_str(), device_used().c_str(), host_peak_gb());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int arg = 1;
+  if (argc > 1 && std::string(argv[1]) == "real") {
+    unsigned reps = 3, partitions = 0;
+    std::vector<unsigned> logs;
+    for (int i = 2; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a.rfind("workers=", 0) == 0) partitions = static_cast<unsigned>(std::atoi(a.c_str() + 8));
+      else if (i == 2) reps = static_cast<unsigned>(std::max(1, std::atoi(a.c_str())));
+      else logs.push_back(static_cast<unsigned>(std::atoi(a.c_str())));
+    }
+    if (logs.empty()) logs = {20, 24};
+    auto ex = print_machine_and_make_executor();
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+      try {
+        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, *ex);
+      } catch (const std::exception& e) {
+        std::printf("  FAILED at 2^%u: %s\n", logs[i], e.what());
+        std::fflush(stdout);
+        return 1;
+      }
+      std::fflush(stdout);
+    }
+    return 0;
+  }
+  const bool spmv_only = argc > arg && std::string(argv[arg]) == "spmv";
+  if (spmv_only) ++arg;
+  const unsigned reps = argc > arg ? static_cast<unsigned>(std::max(1, std::atoi(argv[arg]))) : 3;
+  std::vector<unsigned> logs;
+  for (int i = arg + 1; i < argc; ++i) logs.push_back(static_cast<unsigned>(std::atoi(argv[i])));
+  if (logs.empty()) logs = {20, 24};
+  auto ex = print_machine_and_make_executor();
 
   for (unsigned log_m : logs) {
     const std::size_t m = std::size_t{1} << log_m;
@@ -257,7 +438,7 @@ int main(int argc, char** argv) {
     std::printf("  shape and witness generated in %.1f s: %zu constraints, %zu inputs, %zu aux\n", seconds_since(t0),
                 s.num_constraints, s.num_inputs, s.num_aux);
 
-    bench_spmv(s, m, inputs, aux, reps);
+    bench_spmv(s, m, inputs, aux, reps, *ex);
     if (spmv_only) continue;
 
     t0 = clock_type::now();
@@ -266,6 +447,7 @@ int main(int argc, char** argv) {
                 p.b_g1.size());
 
     {
+      std::string error;
       auto gpu = cuda::cuda_backend::create(*ex, {}, error);
       if (!gpu) die(error);
       std::printf("  arbiter capacity %s\n", cuda::format_bytes(gpu->arbiter().capacity()).c_str());

@@ -21,6 +21,7 @@ using dev::fr32;
 
 constexpr unsigned block_threads = 256;
 constexpr std::size_t staging_chunk_bytes = std::size_t{32} << 20;  // per half of the double buffer
+constexpr std::size_t copy_grain_bytes = std::size_t{2} << 20;      // per thread of a parallel host copy
 constexpr auto staging_timeout = std::chrono::seconds(60);
 
 unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
@@ -217,8 +218,8 @@ std::unique_ptr<device_shape> device_shape::upload(const r1cs::r1cs_shape& s, st
   m.num_aux = s.num_aux;
   m.tag_bytes = tag_bytes_for(s.coeffs.size());
   m.table_size = s.coeffs.size();
-  if (!ok(cudaSetDevice(0), "cudaSetDevice", error) ||
-      !upload_matrix(m.a, s.a, s.num_inputs, s.num_aux, m.tag_bytes, error) ||
+  // On the calling thread's current device (cuda_backend selects options.device first).
+  if (!upload_matrix(m.a, s.a, s.num_inputs, s.num_aux, m.tag_bytes, error) ||
       !upload_matrix(m.b, s.b, s.num_inputs, s.num_aux, m.tag_bytes, error) ||
       !upload_matrix(m.c, s.c, s.num_inputs, s.num_aux, m.tag_bytes, error) ||
       !upload_block(m.table, s.coeffs.data(), s.coeffs.size() * sizeof(ff::fr), "upload (coefficients)", error) ||
@@ -247,17 +248,28 @@ struct spmv_context::impl {
   // Host -> device copy of `bytes`; through two pinned halves when a pool is present (the host
   // memcpy of one chunk overlaps the DMA of the other), else one pageable copy.
   bool copy_in(void* dst, const void* src, std::size_t bytes, std::string& error);
+  // memcpy, split over `copier`'s threads in pieces of at least copy_grain_bytes.
+  void host_copy(char* dst, const char* src, std::size_t n) const {
+    if (!copier || n < 2 * copy_grain_bytes) {
+      std::memcpy(dst, src, n);
+      return;
+    }
+    copier->parallel_for(n, copy_grain_bytes, [&](std::size_t b, std::size_t e) { std::memcpy(dst + b, src + b, e - b); });
+  }
+  base::executor* copier = nullptr;
 };
 
 spmv_context::spmv_context() : impl_(std::make_unique<impl>()) {}
 spmv_context::~spmv_context() = default;
 
-std::unique_ptr<spmv_context> spmv_context::create(pinned_host_pool* pinned, std::string& error) {
+std::unique_ptr<spmv_context> spmv_context::create(pinned_host_pool* pinned, std::string& error,
+                                                   base::executor* copier) {
   std::unique_ptr<spmv_context> ctx(new spmv_context());
   impl& m = *ctx->impl_;
   m.pinned = pinned;
-  if (!ok(cudaSetDevice(0), "cudaSetDevice", error) ||
-      !ok(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking), "cudaStreamCreate", error) ||
+  m.copier = copier;
+  // The stream belongs to the calling thread's current device (cuda_backend selects it first).
+  if (!ok(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking), "cudaStreamCreate", error) ||
       !ok(cudaEventCreate(&m.ev_start), "cudaEventCreate", error) ||
       !ok(cudaEventCreate(&m.ev_stop), "cudaEventCreate", error) ||
       !ok(cudaEventCreateWithFlags(&m.staged[0], cudaEventDisableTiming), "cudaEventCreate", error) ||
@@ -288,7 +300,7 @@ bool spmv_context::impl::copy_in(void* dst, const void* src, std::size_t bytes, 
     // The half's previous DMA must be done before it is overwritten.
     fine = ok(cudaEventSynchronize(staged[k]), "witness staging", error);
     if (!fine) break;
-    std::memcpy(halves[k], static_cast<const char*>(src) + off, n);
+    host_copy(halves[k], static_cast<const char*>(src) + off, n);
     fine = ok(cudaMemcpyAsync(static_cast<char*>(dst) + off, halves[k], n, cudaMemcpyHostToDevice, stream),
               "witness upload", error) &&
            ok(cudaEventRecord(staged[k], stream), "cudaEventRecord", error);

@@ -33,29 +33,17 @@
 #include "support/seed.hpp"
 #include "testcircuit/mimc_chain.hpp"
 #include "unit/groth16/g16_circuit.hpp"
+#include "unit/cuda/backend_test_support.hpp"
 
 namespace cuzk::cuda {
 namespace {
 
+using gpu_test::cpu_pool;
+using gpu_test::have_gpu;
+
 using ff::fr;
 using groth16::parameters;
 using groth16::parameters_view;
-
-bool have_gpu(std::string& why) {
-  std::size_t free_b = 0, total_b = 0;
-  return make_cuda_memory_info()->query(free_b, total_b, why);
-}
-
-#define REQUIRE_GPU()                                                                                  \
-  do {                                                                                                 \
-    std::string why_;                                                                                  \
-    if (!have_gpu(why_)) GTEST_SKIP() << "no CUDA device (" << why_ << "): CUDA backend tests skipped"; \
-  } while (0)
-
-base::executor& cpu_pool() {
-  static const auto ex = base::make_thread_pool_executor(0);
-  return *ex;
-}
 
 std::unique_ptr<cuda_backend> make_gpu(const cuda_backend_options& o = {}) {
   std::string error;
@@ -187,7 +175,7 @@ TEST(CudaBackend, CreateWithoutDeviceReportsTheReason) {
 
 // --- SpMV ----------------------------------------------------------------------------------------
 TEST(CudaBackend, SpmvMatchesCpuEvaluateAbc) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   auto gpu = make_gpu();
   cuda_backend_options staged;  // the witness through pinned 32 MiB halves
@@ -227,7 +215,7 @@ TEST(CudaBackend, SpmvMatchesCpuEvaluateAbc) {
 }
 
 TEST(CudaBackend, LowerOperationsMatchCpu) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   auto gpu = make_gpu();
   ASSERT_TRUE(gpu);
@@ -271,7 +259,7 @@ void expect_same_proofs(cuda_backend& gpu, const parameters& p, const r1cs::r1cs
 }
 
 TEST(CudaBackend, ProvePartitionRandomShapesSameBytesAsCpu) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   auto gpu = make_gpu();
   ASSERT_TRUE(gpu);
@@ -298,7 +286,7 @@ std::pair<r1cs::r1cs_shape, witness> synthesize(const Circuit& circ) {
 }
 
 TEST(CudaBackend, ProvePartitionTestCircuitVerifies) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   auto gpu = make_gpu();
   ASSERT_TRUE(gpu);
@@ -314,7 +302,7 @@ TEST(CudaBackend, ProvePartitionTestCircuitVerifies) {
 }
 
 TEST(CudaBackend, ProvePartitionInputsMidSynthesisVerifies) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   const uint64_t seed = test::test_seed();
   std::mt19937_64 rng(seed);
   auto gpu = make_gpu();
@@ -331,7 +319,7 @@ TEST(CudaBackend, ProvePartitionInputsMidSynthesisVerifies) {
 }
 
 TEST(CudaBackend, TwoWorkersShareArbiterAndSrs) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   cuda_backend_options o;
   o.arbiter = device_memory_arbiter::from_device(*make_cuda_memory_info(), std::size_t{2} << 30);
@@ -368,7 +356,7 @@ TEST(CudaBackend, TwoWorkersShareArbiterAndSrs) {
 }
 
 TEST(CudaBackend, ImpossibleReservationFailsAtOnce) {
-  REQUIRE_GPU();
+  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   cuda_backend_options o;
   o.arbiter = std::make_shared<device_memory_arbiter>(std::size_t{1} << 16);  // 64 KiB
