@@ -158,7 +158,11 @@ void cuda_backend::ensure_ntt(unsigned log_n, std::size_t also_held) {
 }
 
 void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std::size_t n_g2) {
-  const std::size_t bytes = std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2));
+  // Plus the 0/1 split of msm_mostly_binary (its own buffers): a code per position, the rest's
+  // compact bases and scalars (at most n / 8: 96 + 32 B for G1, 192 + 32 B for G2) and the
+  // ones' partial sums.
+  const std::size_t split = n + n / 8 * (96 + 32) + n_g2 / 8 * (192 + 32) + (std::size_t{64} << 20);
+  const std::size_t bytes = std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2)) + split;
   if (bytes <= msm_memory_.bytes()) return;
   msm_memory_.release();
   msm_memory_ = reserve(bytes, "MSM scratch", also_held);
@@ -281,25 +285,25 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   t.msm_h = seconds_since(t0);
 
   t0 = clock_type::now();
-  check(msm_->msm(srs->l, w, na, l_sum, error), "L MSM", error);
+  check(msm_->msm_mostly_binary(srs->l, w, na, l_sum, error), "L MSM", error);
   t.msm_l = seconds_since(t0);
 
   std::size_t n = 0;
   t0 = clock_type::now();
   check(b.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::a, b, n, error) &&
-            spmv_->synchronize(error) && msm_->msm(srs->a, b, n, a_sum, error),
+            spmv_->synchronize(error) && msm_->msm_mostly_binary(srs->a, b, n, a_sum, error),
         "A MSM", error);
   t.msm_a = seconds_since(t0);
 
   t0 = clock_type::now();
   check(c.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::b, c, n, error) &&
-            spmv_->synchronize(error) && msm_->msm(srs->b_g1, c, n, b1_sum, error),
+            spmv_->synchronize(error) && msm_->msm_mostly_binary(srs->b_g1, c, n, b1_sum, error),
         "B_G1 MSM", error);
   t.msm_b_g1 = seconds_since(t0);
 
   // B_G2 with B_G1's compacted scalars (still in c): b_g2 and b_g1 share the layout.
   t0 = clock_type::now();
-  check(msm_->msm(srs->b_g2, c, n, b2_sum, error), "B_G2 MSM", error);
+  check(msm_->msm_mostly_binary(srs->b_g2, c, n, b2_sum, error), "B_G2 MSM", error);
   t.msm_b_g2 = seconds_since(t0);
   kernels.unlock();
 

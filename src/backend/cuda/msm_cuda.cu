@@ -16,6 +16,7 @@
 #include "backend/cuda/fr_device.cuh"
 #include "backend/cuda/g2_device.cuh"
 #include "backend/cuda/msm_batch_affine.cuh"
+#include "backend/cuda/msm_binary_split.cuh"
 
 namespace cuzk::cuda {
 
@@ -49,6 +50,12 @@ constexpr unsigned host_tail_per_window = 64;  // device tree sums stop at this 
 // further on the device: 2^17 spent 30 ms on the host with 64 per window.
 constexpr unsigned host_tail_per_window_g2 = 4;
 constexpr unsigned min_window_bits = 2, max_window_bits = 24;
+// msm_mostly_binary: below this n the plain MSM runs (the split's fixed costs, two
+// synchronisations and a second pipeline, are not worth it); the rest may be at most
+// n / rest_fraction scalars (else the plain MSM: a dense vector gains nothing), which also bounds
+// the compact arrays (n / 8 x 128 B for G1, 224 B for G2).
+constexpr std::size_t binary_split_min_n = 1024;
+constexpr std::size_t binary_split_rest_fraction = 8;
 
 unsigned grid_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
 
@@ -449,6 +456,9 @@ struct g1_msm_context::impl {
   // scan's temporary storage and two affine arrays (round r writes apts[r % 2]).
   scratch halve_counts, halve_offsets, scan_temp, apts[2];
   scratch halve_prefix, halve_where;  // running products and pair positions (global variant)
+  // 0/1 split (msm_mostly_binary): codes per position, the rest counter, the rest's compact bases
+  // and scalars, partial sums of the ones (two, for the tree sums).
+  scratch split_codes, split_count, split_bases, split_scalars, split_parts0, split_parts1;
   std::vector<cudaEvent_t> events;
   std::size_t next_event = 0;
 
@@ -480,16 +490,28 @@ struct g1_msm_context::impl {
   template <class C, class Mul>
   bool run(const typename C::affine* bases, const ff::fr* dev_scalars, std::size_t n,
            ec::jacobian_point<typename host_curve_of<C>::type>& out, std::string& error, double upload_ms_host);
+  // The pipeline with the configured multiplier over raw device bases. G2 is compiled with the
+  // default multiplier only (options().mul is not used).
+  template <class C>
+  bool run_configured(const typename C::affine* b, const ff::fr* dev_scalars, std::size_t n,
+                      ec::jacobian_point<typename host_curve_of<C>::type>& out, std::string& error,
+                      double upload_ms_host) {
+    if constexpr (std::is_same_v<C, g2c>) {
+      return run<g2c, dev::fp_mul_ptx_call>(b, dev_scalars, n, out, error, upload_ms_host);
+    } else {
+      switch (opt.mul) {
+        case fp_mul_kernel::ptx32: return run<g1c, dev::fp_mul_ptx>(b, dev_scalars, n, out, error, upload_ms_host);
+        case fp_mul_kernel::ptx32_call:
+          return run<g1c, dev::fp_mul_ptx_call>(b, dev_scalars, n, out, error, upload_ms_host);
+        case fp_mul_kernel::portable64: break;
+      }
+      return run<g1c, dev::fp_mul_portable>(b, dev_scalars, n, out, error, upload_ms_host);
+    }
+  }
   bool dispatch(const g1_device_bases& bases, const ff::fr* dev_scalars, std::size_t n, ec::g1_jacobian& out,
                 std::string& error, double upload_ms_host) {
-    const auto* b = static_cast<const g1_affine_dev*>(bases.device_data());
-    switch (opt.mul) {
-      case fp_mul_kernel::ptx32: return run<g1c, dev::fp_mul_ptx>(b, dev_scalars, n, out, error, upload_ms_host);
-      case fp_mul_kernel::ptx32_call:
-        return run<g1c, dev::fp_mul_ptx_call>(b, dev_scalars, n, out, error, upload_ms_host);
-      case fp_mul_kernel::portable64: break;
-    }
-    return run<g1c, dev::fp_mul_portable>(b, dev_scalars, n, out, error, upload_ms_host);
+    return run_configured<g1c>(static_cast<const g1_affine_dev*>(bases.device_data()), dev_scalars, n, out, error,
+                               upload_ms_host);
   }
   template <class Bases, class Point>
   bool msm_device(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out, std::string& error);
@@ -498,12 +520,13 @@ struct g1_msm_context::impl {
   template <class Bases, class Point>
   bool msm_density(const Bases& bases, const base::density_bitmap& density, std::span<const ff::fr> scalars,
                    Point& out, std::string& error);
-  // G2 is compiled with the default multiplier only (options().mul is not used).
   bool dispatch(const g2_device_bases& bases, const ff::fr* dev_scalars, std::size_t n, ec::g2_jacobian& out,
                 std::string& error, double upload_ms_host) {
-    return run<g2c, dev::fp_mul_ptx_call>(static_cast<const g2_affine_dev*>(bases.device_data()), dev_scalars, n, out,
-                                          error, upload_ms_host);
+    return run_configured<g2c>(static_cast<const g2_affine_dev*>(bases.device_data()), dev_scalars, n, out, error,
+                               upload_ms_host);
   }
+  template <class C, class Bases, class Point>
+  bool msm_binary(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out, std::string& error);
 };
 
 // Batch-affine halving rounds over one sorted window group (msm_batch_affine.cuh has the
@@ -895,6 +918,90 @@ bool g1_msm_context::impl::msm_density(const Bases& bases, const base::density_b
   for (std::size_t i = 0; i < scalars.size(); ++i)
     if (density.test(i)) compact.push_back(scalars[i]);
   return msm_host(bases, std::span<const ff::fr>(compact), out, error);
+}
+
+// The 0/1 split (msm_binary_split.cuh has the kernels and the costs): classify and gather the rest
+// in one pass; when the rest fits its capacity (n / rest_fraction), sum the ones' bases with a
+// plain addition pass and run Pippenger on the rest alone; otherwise the plain MSM. The two
+// parts are added on the host. One synchronisation for the rest count, one for the ones' sum.
+template <class C, class Bases, class Point>
+bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out,
+                                      std::string& error) {
+  using affine = typename C::affine;
+  using xyzz_dev = typename C::xyzz;
+  using host_xyzz = ec::xyzz_point<typename host_curve_of<C>::type>;
+  using mul = dev::fp_mul_ptx_call;  // the ones' pass and its tree sums: a small share of the time
+  if (n < binary_split_min_n || n > scalars.size() || n > bases.size() || n >= (std::size_t{1} << 31))
+    return msm_device(bases, scalars, n, out, error);  // (which reports the size errors)
+  const std::size_t capacity = n / binary_split_rest_fraction;
+  const auto* b = static_cast<const affine*>(bases.device_data());
+  if (!split_codes.reserve(n, error) || !split_count.reserve(sizeof(unsigned long long), error) ||
+      !split_bases.reserve(capacity * sizeof(affine), error) ||
+      !split_scalars.reserve(capacity * sizeof(ff::fr), error))
+    return false;
+  binary_split::fr_words one{};
+  const ff::fr mont_one = ff::fr::one();
+  for (int k = 0; k < 4; ++k) one.w[k] = mont_one.v.w[k];
+  unsigned long long rest = 0;
+  if (!ok(cudaMemsetAsync(split_count.ptr, 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", error))
+    return false;
+  binary_split::classify_gather_kernel<affine><<<grid_for(n, block_threads), block_threads, 0, stream>>>(
+      scalars.device_data(), b, n, one, split_codes.as<uint8_t>(), split_count.as<unsigned long long>(), capacity,
+      split_bases.as<affine>(), split_scalars.as<ff::fr>());
+  if (!launched("classify_gather_kernel", error) ||
+      !ok(cudaMemcpyAsync(&rest, split_count.ptr, sizeof(rest), cudaMemcpyDeviceToHost, stream), "copy rest count",
+          error) ||
+      !ok(cudaStreamSynchronize(stream), "classify_gather_kernel", error))
+    return false;
+  if (rest > capacity) return msm_device(bases, scalars, n, out, error);  // not mostly 0/1
+
+  // The ones: partial sums over ranges of positions, tree sums down to <= host_tail_per_window.
+  const std::size_t threads = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(sm_count, 1)) * 1024);
+  const std::size_t range = (n + threads - 1) / threads, used = (n + range - 1) / range;
+  if (!split_parts0.reserve(used * sizeof(xyzz_dev), error) || !split_parts1.reserve(used * sizeof(xyzz_dev), error))
+    return false;
+  binary_split::sum_ones_kernel<C, mul><<<grid_for(used, block_threads), block_threads, 0, stream>>>(
+      split_codes.as<uint8_t>(), b, n, range, used, split_parts0.as<xyzz_dev>());
+  if (!launched("sum_ones_kernel", error)) return false;
+  unsigned have = static_cast<unsigned>(used);
+  scratch* rin = &split_parts0;
+  scratch* rout = &split_parts1;
+  while (have > host_tail_per_window) {
+    const unsigned next = (have + merge_fan_in - 1) / merge_fan_in;
+    sum_groups_kernel<C, mul><<<grid_for(next, block_threads), block_threads, 0, stream>>>(
+        rin->as<xyzz_dev>(), have, merge_fan_in, next, 1, rout->as<xyzz_dev>());
+    if (!launched("sum_groups_kernel (ones)", error)) return false;
+    std::swap(rin, rout);
+    have = next;
+  }
+  std::vector<host_xyzz> parts(have);
+  if (!ok(cudaMemcpyAsync(parts.data(), rin->ptr, parts.size() * sizeof(xyzz_dev), cudaMemcpyDeviceToHost, stream),
+          "copy ones sums", error) ||
+      !ok(cudaStreamSynchronize(stream), "sum_ones_kernel", error))
+    return false;
+  host_xyzz ones = host_xyzz::identity();
+  for (const host_xyzz& p : parts) ones = ones + p;
+
+  // The rest through Pippenger over the compact arrays (run resets the profile).
+  Point rest_sum;
+  if (!run_configured<C>(split_bases.as<const affine>(), split_scalars.as<const ff::fr>(), static_cast<std::size_t>(rest),
+                         rest_sum, error, 0))
+    return false;
+  out = rest_sum + ones.to_jacobian();
+  prof.binary_split = true;
+  prof.binary_rest = static_cast<std::size_t>(rest);
+  return true;
+}
+
+bool g1_msm_context::msm_mostly_binary(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                                       ec::g1_jacobian& out, std::string& error) {
+  impl_->prof.binary_split = false;
+  return impl_->msm_binary<g1c>(bases, scalars, n, out, error);
+}
+bool g1_msm_context::msm_mostly_binary(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                                       ec::g2_jacobian& out, std::string& error) {
+  impl_->prof.binary_split = false;
+  return impl_->msm_binary<g2c>(bases, scalars, n, out, error);
 }
 
 bool g1_msm_context::msm(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,

@@ -135,6 +135,10 @@ struct g1_msm_profile {
   // without halving), halving rounds run (summed over groups) and rounds cut short for memory.
   std::size_t sorted_entries = 0, xyzz_entries = 0;
   unsigned affine_rounds_done = 0, affine_fallbacks = 0;
+  // msm_mostly_binary: whether the 0/1 split ran (else the plain MSM) and the rest's size; the
+  // phases above are then the rest's Pippenger.
+  bool binary_split = false;
+  std::size_t binary_rest = 0;
 };
 
 // The window size used when none is forced, from measurements on the H200 (docs/gpu.md).
@@ -168,6 +172,15 @@ class g1_msm_context {
            std::string& error);
   bool msm(const g2_device_bases& bases, const base::density_bitmap& density, std::span<const ff::fr> scalars,
            ec::g2_jacobian& out, std::string& error);
+
+  // For scalars that are mostly 0 and 1 (PoRep's L, A and B scalars): zeros are dropped, the bases
+  // of the ones summed by one addition each, and only the rest (at most n / 8 scalars; otherwise
+  // this is the plain msm above) goes through Pippenger, over compact copies of its bases and
+  // scalars. Same result as msm(bases, scalars, n, ...); profile().binary_split says which ran.
+  bool msm_mostly_binary(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                         ec::g1_jacobian& out, std::string& error);
+  bool msm_mostly_binary(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                         ec::g2_jacobian& out, std::string& error);
 
   const g1_msm_profile& profile() const;
 

@@ -170,4 +170,11 @@ TEST(CudaG2Msm, EdgesDeviceScalarsAndDensity) {
   expect_same(got, cpu_msm(full, s100), "repeated bases");
 }
 
+// msm_mostly_binary (the 0/1 split of the L, A and B MSMs) against the CPU.
+TEST(CudaG2Msm, MostlyBinaryMatchesCpu) {
+  REQUIRE_GPU();
+  test::seeded_rng rng;
+  cuda::test_support::check_mostly_binary<ec::g2_curve>(rng);
+}
+
 }  // namespace

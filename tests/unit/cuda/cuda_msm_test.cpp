@@ -331,4 +331,11 @@ TEST(CudaMsm, RejectsBadOptions) {
   EXPECT_FALSE(context().set_options(o, error));
 }
 
+// msm_mostly_binary (the 0/1 split of the L, A and B MSMs) against the CPU.
+TEST(CudaMsm, MostlyBinaryMatchesCpu) {
+  REQUIRE_GPU();
+  test::seeded_rng rng;
+  cuda::test_support::check_mostly_binary<ec::g1_curve>(rng);
+}
+
 }  // namespace

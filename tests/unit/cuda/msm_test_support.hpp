@@ -14,6 +14,7 @@
 
 #include "backend/cuda/field_selftest.hpp"
 #include "backend/cuda/msm_cuda.hpp"
+#include "backend/cuda/ntt_cuda.hpp"
 #include "base/executor.hpp"
 #include "msm/msm.hpp"
 #include "support/seed.hpp"
@@ -109,6 +110,54 @@ ec::jacobian_point<Curve> gpu_msm(const std::vector<ec::affine_point<Curve>>& b,
 template <class Curve>
 void expect_same(const ec::jacobian_point<Curve>& got, const ec::jacobian_point<Curve>& want, const std::string& what) {
   EXPECT_EQ(got.to_affine(), want.to_affine()) << what;
+}
+
+// g1_msm_context::msm_mostly_binary against the CPU on one curve: scalars drawn as `zeros`%
+// zero, `ones`% one, the rest -1 or random; `split` says whether the 0/1 split must have run.
+template <class Curve>
+void expect_mostly_binary(const std::vector<ec::affine_point<Curve>>& b, const std::vector<ff::fr>& s, bool split,
+                          const std::string& what) {
+  std::string error;
+  typename device_bases_for<Curve>::type db;
+  ASSERT_TRUE(db.upload(b, error)) << error;
+  device_fr_vector ds;
+  ASSERT_TRUE(ds.upload(s, error)) << error;
+  ec::jacobian_point<Curve> got;
+  ASSERT_TRUE(context().msm_mostly_binary(db, ds, s.size(), got, error)) << error;
+  EXPECT_EQ(context().profile().binary_split, split) << what;
+  expect_same(got, cpu_msm(b, s), what);
+}
+
+template <class Curve>
+void check_mostly_binary(test::seeded_rng& rng) {
+  using fr = ff::fr;
+  auto draw = [&](std::size_t n, unsigned zeros, unsigned ones) {
+    std::vector<fr> s(n);
+    for (auto& x : s) {
+      const unsigned r = static_cast<unsigned>(rng() % 100);
+      x = r < zeros ? fr::zero() : r < zeros + ones ? fr::one() : r % 2 ? -fr::one() : fr::random(rng);
+    }
+    return s;
+  };
+  const std::size_t n = 5000;
+  auto b = random_bases<Curve>(n, rng);
+  expect_mostly_binary(b, draw(n, 45, 45), true, "45% zero, 45% one");
+  expect_mostly_binary(b, std::vector<fr>(n, fr::one()), true, "all one");
+  expect_mostly_binary(b, std::vector<fr>(n, fr::zero()), true, "all zero");
+  expect_mostly_binary(b, random_scalars(n, rng), false, "dense: the plain MSM");
+  expect_mostly_binary(std::vector<ec::affine_point<Curve>>(b.begin(), b.begin() + 500), draw(500, 45, 45), false,
+                       "below the split's minimum size");
+  // The rest's capacity is n / 8: exactly at it the split runs, one more and it does not.
+  std::vector<fr> edge(4096, fr::one());
+  for (std::size_t i = 0; i < 512; ++i) edge[i * 8] = fr::random(rng);
+  std::vector<ec::affine_point<Curve>> b4096(b.begin(), b.begin() + 4096);
+  expect_mostly_binary(b4096, edge, true, "rest at capacity");
+  edge[4095] = -fr::one();
+  expect_mostly_binary(b4096, edge, false, "rest one over capacity");
+  // Infinity bases and repeated bases (ones of the same point: doublings in the ones' sums).
+  for (std::size_t i = 0; i < n; i += 7) b[i] = ec::affine_point<Curve>::identity();
+  for (std::size_t i = 1; i < n; i += 3) b[i] = b[1];
+  expect_mostly_binary(b, draw(n, 30, 60), true, "infinity and repeated bases");
 }
 
 }  // namespace cuzk::cuda::test_support

@@ -1,0 +1,88 @@
+// Kernels of the 0/1 split for MSMs whose scalars are mostly 0 and 1 (the L, A and B MSMs of a
+// PoRep witness: ~90% of the aux values are bits). Only included by msm_cuda.cu, which runs them
+// in g1_msm_context::msm_mostly_binary:
+//   1. classify_gather_kernel: one pass over the scalars writes a code per position (0: zero,
+//      1: one, 2: anything else) and appends every "rest" position's base and scalar to two
+//      compact arrays (warp-aggregated atomic slots, so their order varies from run to run: the
+//      MSM is a sum, and the affine result is unique, so the proof bytes do not);
+//   2. sum_ones_kernel: thread t adds, with mixed XYZZ additions, the bases of the ones in its
+//      range of positions; each lane skips ahead to its next one before adding, so a warp's
+//      lanes add together instead of idling on the other lanes' zeros;
+//   3. the partial sums go through msm_cuda.cu's sum_groups_kernel to <= 64, then the host;
+//   4. the rest (at most rest_capacity, else the caller runs the plain MSM) goes through the
+//      Pippenger pipeline over the compact arrays.
+// Why: the plain pipeline turns every position into W = ceil(255/c) digit entries, sorts them
+// and reduces 2^(c-1) buckets per window for the n of the whole vector; a PoRep L MSM at 2^27
+// (45% zero, 45% one, 10% other) took 270 ms of which the ones (one addition each) and the rest
+// (13M scalars) need ~25 ms and ~90 ms.
+// Cost of the split itself: one read of 32 B per scalar and one of 1 B per position for the
+// ones, ~5 GB at 2^27 (~1.5 ms of HBM), plus the rest's gathers (128 B each).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ff/bls12_381.hpp"
+
+namespace cuzk::cuda::binary_split {
+
+enum : uint8_t { code_zero = 0, code_one = 1, code_rest = 2 };
+
+// The Montgomery form of 1 in Fr (R mod r), passed by value to the kernel.
+struct fr_words {
+  uint64_t w[4];
+};
+
+template <class Affine>
+__global__ void classify_gather_kernel(const ff::fr* __restrict__ scalars, const Affine* __restrict__ bases,
+                                       std::size_t n, fr_words one, uint8_t* __restrict__ codes,
+                                       unsigned long long* __restrict__ rest_count, std::size_t rest_capacity,
+                                       Affine* __restrict__ rest_bases, ff::fr* __restrict__ rest_scalars) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // Every lane of the warp takes part in the ballot (the grid is whole warps): no early return.
+  bool rest = false;
+  if (i < n) {
+    const uint64_t* s = reinterpret_cast<const uint64_t*>(scalars + i);
+    const uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    uint8_t code = code_rest;
+    if ((s0 | s1 | s2 | s3) == 0)
+      code = code_zero;
+    else if (s0 == one.w[0] && s1 == one.w[1] && s2 == one.w[2] && s3 == one.w[3])
+      code = code_one;
+    codes[i] = code;
+    rest = code == code_rest;
+  }
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned ballot = __ballot_sync(0xffffffffu, rest);
+  unsigned long long first = 0;
+  if (lane == 0 && ballot != 0) first = atomicAdd(rest_count, static_cast<unsigned long long>(__popc(ballot)));
+  first = __shfl_sync(0xffffffffu, first, 0);
+  if (rest) {
+    const std::size_t slot = first + static_cast<unsigned>(__popc(ballot & ((1u << lane) - 1u)));
+    if (slot < rest_capacity) {
+      rest_bases[slot] = bases[i];
+      rest_scalars[slot] = scalars[i];
+    }
+  }
+}
+
+// out[t] = sum of bases[i] over the ones among positions [t range, (t + 1) range).
+template <class C, class Mul>
+__global__ void sum_ones_kernel(const uint8_t* __restrict__ codes, const typename C::affine* __restrict__ bases,
+                                std::size_t n, std::size_t range, std::size_t threads,
+                                typename C::xyzz* __restrict__ out) {
+  using ops = typename C::template ops<Mul>;
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  const std::size_t end = (t + 1) * range < n ? (t + 1) * range : n;
+  typename C::xyzz acc = ops::identity();
+  for (std::size_t i = t * range;; ++i) {
+    while (i < end && codes[i] != code_one) ++i;
+    if (i >= end) break;
+    const typename C::affine p = dev::load_affine(bases + i);
+    if (!dev::is_infinity(p)) acc = ops::add_mixed(acc, p);
+  }
+  dev::store_xyzz(out + t, acc);
+}
+
+}  // namespace cuzk::cuda::binary_split
