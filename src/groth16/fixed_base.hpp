@@ -25,6 +25,19 @@
 
 namespace cuzk::groth16 {
 
+// k P = -((r - k) P): the canonical k, or r - k with `negated` set when k > (r-1)/2, so the
+// digits of a fixed-base multiplication cover at most 254 bits.
+inline ff::bigint<4> fold_to_half(const ff::fr& k, bool& negated) {
+  ff::bigint<4> s = k.to_canonical();
+  negated = ff::less_than(ff::fr::half_modulus, s);
+  if (negated) {
+    ff::bigint<4> t = ff::fr::modulus;
+    ff::sub_in_place(t, s);
+    s = t;
+  }
+  return s;
+}
+
 template <class Curve>
 class fixed_base_table {
  public:
@@ -74,6 +87,9 @@ class fixed_base_table {
   }
 
   unsigned window_bits() const { return c_; }
+  // The table itself: window j, digit d (1 <= d <= 2^(c-1)) at j 2^(c-1) + d - 1 holds d 2^(c j) P
+  // (the device fixed-base kernels read this layout).
+  std::span<const affine> points() const { return table_; }
   unsigned windows() const { return windows_; }
 
   // k * base in XYZZ form (serial).
@@ -102,14 +118,8 @@ class fixed_base_table {
 
   // Signed digits of k (negation folded in): out[j * stride] for j < W.
   void digits(const ff::fr& k, int32_t* out, std::size_t stride) const {
-    ff::bigint<4> s = k.to_canonical();
     bool negate = false;
-    if (ff::less_than(ff::fr::half_modulus, s)) {  // k > (r-1)/2: (r - k) P, negated
-      ff::bigint<4> t = ff::fr::modulus;
-      ff::sub_in_place(t, s);
-      s = t;
-      negate = true;
-    }
+    const ff::bigint<4> s = fold_to_half(k, negate);
     const int32_t half = static_cast<int32_t>(half_);
     const int32_t full = 2 * half;
     const uint64_t mask = static_cast<uint64_t>(full - 1);

@@ -8,18 +8,13 @@
 
 #include "backend/cuda/cuda_status.cuh"
 #include "backend/cuda/g2_device.cuh"
+#include "groth16/fixed_base.hpp"
 
 namespace cuzk::cuda {
 
 folded_scalar fold_scalar(const ff::fr& k) {
-  ff::bigint<4> s = k.to_canonical();
   bool negate = false;
-  if (ff::less_than(ff::fr::half_modulus, s)) {  // k > (r-1)/2: (r - k) P, negated
-    ff::bigint<4> t = ff::fr::modulus;
-    ff::sub_in_place(t, s);
-    s = t;
-    negate = true;
-  }
+  const ff::bigint<4> s = groth16::fold_to_half(k, negate);
   return {s.w[0], s.w[1], s.w[2], s.w[3] | (negate ? uint64_t{1} << 63 : 0)};
 }
 

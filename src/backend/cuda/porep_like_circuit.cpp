@@ -118,6 +118,21 @@ std::size_t porep_like_constraints(unsigned log_m) {
   return static_cast<std::size_t>(static_cast<double>(std::size_t{1} << log_m) * 0.9707);
 }
 
+void set_densities(r1cs::r1cs_shape& s) {
+  const std::size_t ni = s.num_inputs, na = s.num_aux;
+  s.a_aux_density = r1cs::density_bitmap(na);
+  s.b_input_density = r1cs::density_bitmap(ni);
+  s.b_aux_density = r1cs::density_bitmap(na);
+  for (uint32_t col : s.a.cols)
+    if (col >= ni) s.a_aux_density.set(col - ni);
+  for (uint32_t col : s.b.cols) {
+    if (col < ni)
+      s.b_input_density.set(col);
+    else
+      s.b_aux_density.set(col - ni);
+  }
+}
+
 porep_like_circuit make_porep_like_circuit(std::size_t constraints, std::size_t inputs, base::executor& ex,
                                            uint64_t seed) {
   porep_like_circuit out;
@@ -178,18 +193,7 @@ porep_like_circuit make_porep_like_circuit(std::size_t constraints, std::size_t 
     }
   });
 
-  // Densities (bellperson: a variable with a nonzero coefficient in some row).
-  s.a_aux_density = r1cs::density_bitmap(na);
-  s.b_input_density = r1cs::density_bitmap(ni);
-  s.b_aux_density = r1cs::density_bitmap(na);
-  for (uint32_t col : s.a.cols)
-    if (col >= ni) s.a_aux_density.set(col - ni);
-  for (uint32_t col : s.b.cols) {
-    if (col < ni)
-      s.b_input_density.set(col);
-    else
-      s.b_aux_density.set(col - ni);
-  }
+  set_densities(s);
   return out;
 }
 

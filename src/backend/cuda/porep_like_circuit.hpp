@@ -33,6 +33,10 @@ struct porep_like_circuit {
 // The PoRep ratio: floor(0.9707 * 2^log_m) constraints for a domain of 2^log_m rows.
 std::size_t porep_like_constraints(unsigned log_m);
 
+// bellperson's densities from the matrices: a variable is dense in A (B) when some row of A (B)
+// has it with a nonzero coefficient. The shape's counts and matrices must be set.
+void set_densities(r1cs::r1cs_shape& s);
+
 // num_constraints = num_aux = constraints (>= 1), inputs >= 1 (input 0 is ONE). The same seed
 // gives the same circuit.
 porep_like_circuit make_porep_like_circuit(std::size_t constraints, std::size_t inputs, base::executor& ex,

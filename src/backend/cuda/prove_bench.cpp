@@ -131,17 +131,7 @@ r1cs::r1cs_shape porep_like_shape(unsigned log_m, cuzk::base::executor& ex) {
       }
     });
   }
-  s.a_aux_density = r1cs::density_bitmap(na);
-  s.b_input_density = r1cs::density_bitmap(ni);
-  s.b_aux_density = r1cs::density_bitmap(na);
-  for (uint32_t col : s.a.cols)
-    if (col >= ni) s.a_aux_density.set(col - ni);
-  for (uint32_t col : s.b.cols) {
-    if (col < ni)
-      s.b_input_density.set(col);
-    else
-      s.b_aux_density.set(col - ni);
-  }
+  cuda::set_densities(s);
   return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <span>
 #include <string>
@@ -37,32 +38,6 @@ constexpr std::size_t chunk = std::size_t{1} << 22;  // 128 MB of folded scalars
 // cores); smaller for small ones (the table would dominate), as fixed_base_table::best_window.
 unsigned window_for(std::size_t n) {
   return std::min(16u, groth16::fixed_base_table<ec::g1_curve>::best_window(std::max<std::size_t>(n, 1)));
-}
-
-// Window j, digit d at j 2^(c-1) + d - 1: d 2^(c j) P (the layout fixed_base_cuda.hpp reads).
-template <class Curve>
-std::vector<ec::affine_point<Curve>> build_table(const ec::affine_point<Curve>& base, unsigned c, base::executor& ex) {
-  using jacobian = ec::jacobian_point<Curve>;
-  using affine = ec::affine_point<Curve>;
-  const unsigned windows = (255 + c - 1) / c;
-  const std::size_t half = std::size_t{1} << (c - 1);
-  std::vector<affine> table(windows * half);
-  std::vector<jacobian> wb(windows);
-  wb[0] = jacobian::from_affine(base);
-  for (unsigned j = 1; j < windows; ++j) {
-    jacobian t = wb[j - 1];
-    for (unsigned i = 0; i < c; ++i) t = t.dbl();
-    wb[j] = t;
-  }
-  ex.parallel_for(windows, 1, [&](std::size_t lo, std::size_t hi) {
-    std::vector<jacobian> mult(half);
-    for (std::size_t j = lo; j < hi; ++j) {
-      mult[0] = wb[j];
-      for (std::size_t d = 1; d < half; ++d) mult[d] = mult[d - 1] + wb[j];
-      ec::batch_to_affine(std::span<const jacobian>(mult), std::span<affine>(table).subspan(j * half, half));
-    }
-  });
-  return table;
 }
 
 // out[offset + i] = scalar(i) * base for i < n, scalar(i) computed on the host in chunks.
@@ -207,10 +182,13 @@ device_parameters setup_on_device(const r1cs::r1cs_shape& shape, const groth16::
                                         timeout, srs->memory.bytes());
 
   t0 = clock_type::now();
-  const auto g1_table = build_table(tw.g1, c1, ex);
-  const auto g2_table = t2 ? build_table(tw.g2, c2, ex) : std::vector<ec::g2_affine>{};
+  // The CPU generator's tables (groth16::fixed_base_table), in the layout the device kernels read.
+  const groth16::fixed_base_table<ec::g1_curve> g1_table(tw.g1, c1, ex);
+  const auto g2_table = t2 ? std::make_unique<groth16::fixed_base_table<ec::g2_curve>>(tw.g2, c2, ex) : nullptr;
   std::string error;
-  auto ctx = fixed_base_context::create(g1_table, c1, g2_table, t2 ? c2 : 0, chunk, error);
+  auto ctx = fixed_base_context::create(g1_table.points(), c1,
+                                        g2_table ? g2_table->points() : std::span<const ec::g2_affine>{},
+                                        t2 ? c2 : 0, chunk, error);
   check(ctx != nullptr, "fixed_base_context", error);
   t.tables = seconds_since(t0);
 
