@@ -286,6 +286,19 @@ __device__ __forceinline__ fp32 fp_mul_evenodd_impl(const fp32& a, const fp32& b
   return fp_reduce_once(r);
 }
 
+// The even/odd square (78 + 144 multiply pairs instead of 288) and dot product a b + c d with one
+// reduction (432 instead of 576), mont_evenodd.cuh; both canonical like the product.
+__device__ __forceinline__ fp32 fp_sqr_evenodd_impl(const fp32& a) {
+  uint32_t r[12];
+  eo_mont_sqr<12, fp_consts>(r, a.v);
+  return fp_reduce_once(r);
+}
+__device__ __forceinline__ fp32 fp_dot_evenodd_impl(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
+  uint32_t r[12];
+  eo_mont_dot<12, fp_consts>(r, a.v, b.v, c.v, d.v);
+  return fp_reduce_once(r);
+}
+
 // The product behind the PTX policies below (and so the MSM's): CUZK_FP_PRODUCT_EVENODD selects
 // the even/odd formulation (1) or the row-by-row CIOS (0). Both are bit-identical.
 #ifndef CUZK_FP_PRODUCT_EVENODD
@@ -299,24 +312,46 @@ __device__ __forceinline__ fp32 fp_mul_ptx_impl(const fp32& a, const fp32& b) {
 #endif
 }
 
-// The multiplier policies the kernels are templated on.
+// The multiplier policies the kernels are templated on: mul, sqr and dot(a, b, c, d) = a b + c d
+// (a, c canonical). The PTX policies use the dedicated square and dot product when the even/odd
+// product is selected.
 struct fp_mul_ptx {
   static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_mul_ptx_impl(a, b); }
+#if CUZK_FP_PRODUCT_EVENODD
+  static __device__ __forceinline__ fp32 sqr(const fp32& a) { return fp_sqr_evenodd_impl(a); }
+  static __device__ __forceinline__ fp32 dot(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
+    return fp_dot_evenodd_impl(a, b, c, d);
+  }
+#else
   static __device__ __forceinline__ fp32 sqr(const fp32& a) { return fp_mul_ptx_impl(a, a); }
+  static __device__ __forceinline__ fp32 dot(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
+    return fp_add(fp_mul_ptx_impl(a, b), fp_mul_ptx_impl(c, d));
+  }
+#endif
 };
-// The same product as an out-of-line call: one copy of its ~420 instructions instead of one per
-// call site (an XYZZ mixed addition has 10), against instruction-cache misses; the cost is the
-// call and its argument moves.
-static __device__ __noinline__ fp32 fp_mul_ptx_outlined(fp32 a, fp32 b) { return fp_mul_ptx_impl(a, b); }
+// The same operations as out-of-line calls: one copy of each (~420 instructions for the product)
+// instead of one per call site (an XYZZ mixed addition has 10), against instruction-cache misses;
+// the cost is the call and its argument moves.
+static __device__ __noinline__ fp32 fp_mul_ptx_outlined(fp32 a, fp32 b) { return fp_mul_ptx::mul(a, b); }
+static __device__ __noinline__ fp32 fp_sqr_ptx_outlined(fp32 a) { return fp_mul_ptx::sqr(a); }
+static __device__ __noinline__ fp32 fp_dot_ptx_outlined(fp32 a, fp32 b, fp32 c, fp32 d) {
+  return fp_mul_ptx::dot(a, b, c, d);
+}
 struct fp_mul_ptx_call {
   static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_mul_ptx_outlined(a, b); }
-  static __device__ __forceinline__ fp32 sqr(const fp32& a) { return fp_mul_ptx_outlined(a, a); }
+  static __device__ __forceinline__ fp32 sqr(const fp32& a) { return fp_sqr_ptx_outlined(a); }
+  static __device__ __forceinline__ fp32 dot(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
+    return fp_dot_ptx_outlined(a, b, c, d);
+  }
 };
 struct fp_mul_portable {
   static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) {
     return fp_from(ff::fp::mul_portable(fp_to(a), fp_to(b)));
   }
   static __device__ __forceinline__ fp32 sqr(const fp32& a) { return mul(a, a); }
+  static __device__ __forceinline__ fp32 dot(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
+    return fp_add(mul(a, b), mul(c, d));
+  }
 };
 
 }  // namespace cuzk::cuda::dev

@@ -40,7 +40,8 @@ TEST(CudaField, DeviceMatchesHost) {
 }
 
 // The device products' limb bookkeeping, run on the host (carry flag emulated; no GPU needed):
-// even/odd and wide CIOS (and the wide square) against ff::fp / ff::fr::mul, canonical after one conditional subtraction.
+// even/odd and wide CIOS (and the wide square; for Fp the even/odd square and dot product a b + c d)
+// against ff::fp / ff::fr, canonical after one conditional subtraction.
 template <class F>
 struct limbs32 {
   static constexpr int n = 2 * static_cast<int>(sizeof(F::modulus.w) / 8);
@@ -84,6 +85,17 @@ void check_host_products(cuzk::test::seeded_rng& rng) {
     ASSERT_EQ(L::join(r), want) << "wide, iteration " << it;
     cuzk::cuda::dev::wide_mont_sqr<n, L>(r, x);
     ASSERT_EQ(L::join(r), a * a) << "wide square, iteration " << it;
+    if constexpr (cuzk::cuda::dev::eo_three_spare_bits<n, L>()) {  // Fp only
+      cuzk::cuda::dev::eo_mont_sqr<n, L>(r, x);
+      ASSERT_EQ(L::join(r), a * a) << "even/odd square, iteration " << it;
+      F c = F::random(rng), d = F::random(rng);
+      if (it == 0) c = d = -F::one();
+      uint32_t z[n], w[n];
+      L::split(c, z);
+      L::split(d, w);
+      cuzk::cuda::dev::eo_mont_dot<n, L>(r, x, y, z, w);
+      ASSERT_EQ(L::join(r), a * b + c * d) << "even/odd dot product, iteration " << it;
+    }
   }
 }
 
