@@ -46,10 +46,11 @@ struct builder {
     const std::size_t aux = x % 100 < 8 ? (x >> 8) % na : (r > 64 ? r - (x >> 8) % 64 : (x >> 8) % (r + 1)) % na;
     return ni + aux;
   }
-  // 60% +1, 30% -1, 10% from the table.
+  // A (which 0): 17.5% +1, 20.3% -1 (measured); C (which 2): 60% +1, 30% -1; the rest from the table.
   uint32_t coeff(std::size_t r, unsigned which, unsigned j) const {
     const uint64_t x = h(r, which, 16 + j);
-    return x % 10 < 6 ? 0 : x % 10 < 9 ? 1 : static_cast<uint32_t>(2 + (x >> 8) % (coeff_table - 2));
+    const uint64_t plus = which == 0 ? 175 : 600, minus = which == 0 ? 378 : 900;
+    return x % 1000 < plus ? 0 : x % 1000 < minus ? 1 : static_cast<uint32_t>(2 + (x >> 12) % (coeff_table - 2));
   }
   unsigned len(std::size_t r, unsigned which) const {
     const uint64_t x = mix(seed ^ (r * 3 + which)) % 10;
@@ -65,24 +66,27 @@ struct builder {
 
   row_t row(std::size_t r) const {
     row_t o;
-    // B: a 0/1-valued variable (ONE, or a multiple-of-four aux searched downwards).
+    // B: ONE or a multiple-of-four aux; searched downwards for a 0/1 value unless aux r is 0.
+    const bool a_zero = kinds[ni + r % na] == zero;  // A w can be made 0: B may be random-valued
     std::size_t bc = near(r, 1, 0, true);
     if (bc >= ni) {
       std::size_t aux = (bc - ni) & ~std::size_t{3};
-      for (unsigned tries = 0; kinds[ni + aux] == other && tries < 64; ++tries)
+      for (unsigned tries = 0; !a_zero && kinds[ni + aux] == other && tries < 64; ++tries)
         aux = aux >= 4 ? aux - 4 : (na - 1) & ~std::size_t{3};
-      bc = kinds[ni + aux] == other ? 0 : ni + aux;  // (64 misses at 10% each: never)
+      bc = kinds[ni + aux] == other && !a_zero ? 0 : ni + aux;  // (64 misses at <= 10% each: never)
     }
     o.b_col = static_cast<uint32_t>(bc);
     o.b_id = h(r, 1, 40) % 10 < 6 ? r1cs::coeff_id_one : r1cs::coeff_id_minus_one;
-    const int b = kinds[bc] == zero ? 0 : (o.b_id == r1cs::coeff_id_one ? 1 : -1);
-    // A: aux r and 1-2 more distinct columns.
+    const bool b_random = kinds[bc] == other;
+    const int b = kinds[bc] == zero || b_random ? 0 : (o.b_id == r1cs::coeff_id_one ? 1 : -1);
+    // A: aux r and 1-2 more distinct columns (zero-valued ones when b is random: A w = 0).
     const unsigned la = len(r, 0);
     o.a_col[0] = static_cast<uint32_t>(ni + r % na);
     o.a_id[0] = coeff(r, 0, 0);
     o.na_ = 1;
     for (unsigned j = 0; o.na_ < la && j < 32; ++j) {
-      const auto c = static_cast<uint32_t>(near(r, 0, j + 1, true));
+      const auto c = static_cast<uint32_t>(near(r, 0, j + 1, !b_random));
+      if (b_random && kinds[c] != zero) continue;
       if (has(o.a_col, o.na_, c)) continue;
       o.a_col[o.na_] = c;
       o.a_id[o.na_] = coeff(r, 0, o.na_);
@@ -134,7 +138,7 @@ void set_densities(r1cs::r1cs_shape& s) {
 }
 
 porep_like_circuit make_porep_like_circuit(std::size_t constraints, std::size_t inputs, base::executor& ex,
-                                           uint64_t seed) {
+                                           uint64_t seed, witness_mix wmix) {
   porep_like_circuit out;
   r1cs::r1cs_shape& s = out.shape;
   const std::size_t ni = std::max<std::size_t>(inputs, 1), na = std::max<std::size_t>(constraints, 1);
@@ -157,10 +161,15 @@ porep_like_circuit make_porep_like_circuit(std::size_t constraints, std::size_t 
   kinds[0] = one;
   for (std::size_t i = 1; i < ni; ++i) out.inputs[i] = fr::from_u64(mix(seed + i)), kinds[i] = other;
   ex.parallel_for(na, 1 << 16, [&](std::size_t lo, std::size_t hi) {
+    // Per position class, the random share and the zero share of the rest (per 10,000).
+    const unsigned all_other = 10000 - wmix.zero - wmix.one;
+    const unsigned rest_other = (4 * all_other > wmix.b_other ? 4 * all_other - wmix.b_other : 0) / 3;
     for (std::size_t j = lo; j < hi; ++j) {
-      const uint64_t x = mix(seed * 0x2545F4914F6CDD1DULL + j) % 100;
+      const uint64_t x = mix(seed * 0x2545F4914F6CDD1DULL + j) % 10000;
+      const unsigned o = j % 4 == 0 ? wmix.b_other : rest_other;
+      const uint64_t zero_below = o + (10000 - o) * static_cast<uint64_t>(wmix.zero) / (wmix.zero + wmix.one);
       mix_rng rng{mix(seed ^ (j << 1)) };
-      out.aux[j] = x < 45 ? fr::zero() : x < 90 ? fr::one() : fr::random(rng);
+      out.aux[j] = x < o ? fr::random(rng) : x < zero_below ? fr::zero() : fr::one();
       kinds[ni + j] = out.aux[j].is_zero() ? zero : out.aux[j] == fr::one() ? one : other;
     }
   });

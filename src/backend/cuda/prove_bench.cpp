@@ -19,7 +19,7 @@
 //   sector per entry instead of the witness once (no L2 reuse at all).
 // Usage: cuda_prove_bench [spmv] [reps (3)] [log2 sizes... (20 24)]   (spmv: SpMV only, no proofs)
 //
-// Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N]): a satisfiable
+// Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N] [mix=pessimistic]): a satisfiable
 // PoRep-like circuit of the same sizes and densities (porep_like_circuit.hpp), parameters from
 // the device setup generator (setup_cuda.hpp; its stage times and the prediction from operation
 // counts are printed), a cold and `reps` warm proofs with per-stage timings, every proof checked
@@ -27,6 +27,7 @@
 // lock and the generated SRS, each on its own host thread) prove N partitions of the last size
 // between them; per-partition and total times, reserved device memory against the arbiter's
 // capacity and the driver's used bytes, allocation failures (any exception), host peak RSS.
+// mix=pessimistic: aux 45% zero / 45% one / 10% other instead of the measured PoRep mix.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -272,11 +273,15 @@ std::string device_used() {
 }
 
 // Real parameters: device setup, proofs checked by the verifier; then optionally two workers.
-void bench_real(unsigned log_m, unsigned reps, unsigned partitions, cuzk::base::executor& ex) {
+void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::witness_mix& mix,
+                cuzk::base::executor& ex) {
   const std::size_t m = std::size_t{1} << log_m;
-  std::printf("\n== 2^%u domain (PoRep-like, satisfiable, real parameters) ==\n", log_m);
+  std::printf("\n== 2^%u domain (PoRep-like, satisfiable, real parameters; aux %.2f%% zero, %.2f%% one, %.2f%% "
+              "other) ==\n",
+              log_m, mix.zero / 100.0, mix.one / 100.0, (10000 - mix.zero - mix.one) / 100.0);
   auto t0 = clock_type::now();
-  const cuda::porep_like_circuit circ = cuda::make_porep_like_circuit(cuda::porep_like_constraints(log_m), porep_inputs, ex, 1);
+  const cuda::porep_like_circuit circ =
+      cuda::make_porep_like_circuit(cuda::porep_like_constraints(log_m), porep_inputs, ex, 1, mix);
   const r1cs::r1cs_shape& s = circ.shape;
   const double rows = static_cast<double>(s.num_constraints);
   std::printf("  circuit generated in %.1f s: %zu constraints, %zu aux, entries per row %.2f / %.2f / %.2f, "
@@ -389,10 +394,12 @@ int main(int argc, char** argv) {
   int arg = 1;
   if (argc > 1 && std::string(argv[1]) == "real") {
     unsigned reps = 3, partitions = 0;
+    cuda::witness_mix mix = cuda::witness_mix::porep_measured();
     std::vector<unsigned> logs;
     for (int i = 2; i < argc; ++i) {
       const std::string a = argv[i];
       if (a.rfind("workers=", 0) == 0) partitions = static_cast<unsigned>(std::atoi(a.c_str() + 8));
+      else if (a == "mix=pessimistic") mix = cuda::witness_mix::pessimistic();
       else if (i == 2) reps = static_cast<unsigned>(std::max(1, std::atoi(a.c_str())));
       else logs.push_back(static_cast<unsigned>(std::atoi(a.c_str())));
     }
@@ -400,7 +407,7 @@ int main(int argc, char** argv) {
     auto ex = print_machine_and_make_executor();
     for (std::size_t i = 0; i < logs.size(); ++i) {
       try {
-        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, *ex);
+        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, mix, *ex);
       } catch (const std::exception& e) {
         std::printf("  FAILED at 2^%u: %s\n", logs[i], e.what());
         std::fflush(stdout);

@@ -48,9 +48,10 @@ fr dot(const r1cs::r1cs_shape& s, const r1cs::csr_matrix& m, std::size_t row, co
 }
 
 TEST(PorepLikeCircuit, SatisfiedWithPorepDensities) {
+  for (const witness_mix mix : {witness_mix::porep_measured(), witness_mix::pessimistic()})
   for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{1000}, porep_like_constraints(16)}) {
-    SCOPED_TRACE("constraints " + std::to_string(n));
-    const porep_like_circuit c = make_porep_like_circuit(n, n > 100 ? 328 : 3, cpu_pool(), 11);
+    SCOPED_TRACE("constraints " + std::to_string(n) + ", b_other " + std::to_string(mix.b_other));
+    const porep_like_circuit c = make_porep_like_circuit(n, n > 100 ? 328 : 3, cpu_pool(), 11, mix);
     const r1cs::r1cs_shape& s = c.shape;
     ASSERT_EQ(s.num_aux, n);
     ASSERT_EQ(c.aux.size(), n);
@@ -64,6 +65,17 @@ TEST(PorepLikeCircuit, SatisfiedWithPorepDensities) {
       EXPECT_EQ(s.b.nnz(), n);
       EXPECT_NEAR(static_cast<double>(s.c.nnz()) / rows, 2.3, 0.1);
       EXPECT_NEAR(static_cast<double>(s.b_aux_density.count()) / rows, 0.25, 0.05);
+      // Non-binary aux values: overall and among the B-dense aux (measured PoRep: 1.31% and 3.7%).
+      std::size_t other = 0, b_other = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        const bool random = !c.aux[j].is_zero() && c.aux[j] != fr::one();
+        other += random;
+        b_other += random && s.b_aux_density.test(j);
+      }
+      const double want = (10000.0 - mix.zero - mix.one) / 10000.0;
+      EXPECT_NEAR(static_cast<double>(other) / rows, want, 0.2 * want);
+      const double b_frac = static_cast<double>(b_other) / static_cast<double>(s.b_aux_density.count());
+      EXPECT_NEAR(b_frac, mix.b_other == 420 ? 0.037 : want, mix.b_other == 420 ? 0.008 : 0.2 * want);
     }
   }
   // Deterministic in the seed.
