@@ -173,6 +173,24 @@ int main(int argc, char** argv) {
                   k, time_it(*ctx, 1, std::max(3, reps_for(k) / 2), fwd), 0.5 * nd * k,
                   64.0 * nd * passes_for(k, km));
         }
+    // The default multiplier with 2 or 3 blocks per SM (16 or 24 warps; 3 spills), both orders.
+    for (unsigned mb : {2u, 3u})
+    for (unsigned lanes : {2u, 4u}) {
+      cuda::ntt_options o;
+      o.min_blocks = mb;
+      o.lanes = lanes;
+      if (!ctx->set_options(o, error)) die(error);
+      const std::string tag = " ptx32 " + std::to_string(mb) + " blocks/SM L=" + std::to_string(lanes);
+      add_row("tune fwd NR" + tag, k, time_it(*ctx, 1, std::max(3, reps_for(k) / 2), fwd),
+              0.5 * nd * k, 64.0 * nd * passes_for(k, o.max_stages_per_pass));
+      add_row("tune fwd RN" + tag, k,
+              time_it(*ctx, 1, std::max(3, reps_for(k) / 2),
+                      [&] {
+                        std::string err;
+                        if (!ctx->ntt(d, ntt_direction::forward, ntt_order::bit_reversed_to_natural, err)) die(err);
+                      }),
+              0.5 * nd * k, 64.0 * nd * passes_for(k, o.max_stages_per_pass));
+    }
     if (!ctx->set_options({}, error)) die(error);
   }
 

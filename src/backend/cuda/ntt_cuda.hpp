@@ -80,8 +80,10 @@ struct ntt_options {
   ntt_algorithm algorithm = ntt_algorithm::shared_memory_passes;
   fr_mul_kernel mul = fr_mul_kernel::ptx32;
   unsigned max_stages_per_pass = 10;  // K <= this per pass, 3..10; passes are balanced
-  unsigned lanes = 4;                 // L: columns per tile (1, 2, 4, 8); capped at 256 threads
-                                      // (2^K L <= 2048: at K = 9 L is 4 whatever is asked)
+  unsigned lanes = 0;                 // L: columns per tile (1, 2, 4, 8; 0: 2 from 2^27 up, else 4);
+                                      // capped at 256 threads (2^K L <= 2048: at K = 10, L <= 2)
+  unsigned min_blocks = 2;            // pass-kernel blocks per SM the register cap allows: 2 (128
+                                      // registers) or 3 (85, spills; ptx32 only, for the sweep)
 };
 
 class ntt_context {

@@ -61,7 +61,8 @@ const char* order_name(ntt_order o) {
 std::string describe(const cuda::ntt_options& o) {
   if (o.algorithm == cuda::ntt_algorithm::radix2_reference) return "reference";
   return std::string(cuda::fr_mul_name(o.mul)) +
-         " K<=" + std::to_string(o.max_stages_per_pass) + " L=" + std::to_string(o.lanes);
+         " K<=" + std::to_string(o.max_stages_per_pass) + " L=" + std::to_string(o.lanes) +
+         " blocks/SM " + std::to_string(o.min_blocks);
 }
 
 // Index of the first difference, or -1.
@@ -151,6 +152,8 @@ TEST(CudaNtt, OptionVariantsAndTwinsMatchCpu) {
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 2},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 1},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 4, 3},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 2, 3},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 10, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 6, 2},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::cios32, 10, 4},
@@ -208,6 +211,7 @@ TEST(CudaH, MatchesCpuComputeH) {
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::cios32, 9, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::wide32, 9, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 10, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 4, 3},
       {ntt_algorithm::radix2_reference, fr_mul_kernel::ptx32, 10, 4},
   };
   cuzk::test::seeded_rng rng;
@@ -304,6 +308,9 @@ TEST(CudaNtt, RejectsBadArguments) {
   EXPECT_FALSE(context().set_options(bad, error));
   bad = {};
   bad.max_stages_per_pass = 11;
+  EXPECT_FALSE(context().set_options(bad, error));
+  bad = {};
+  bad.min_blocks = 1;
   EXPECT_FALSE(context().set_options(bad, error));
 }
 
