@@ -64,6 +64,7 @@ std::pair<double, double> time_it(cuda::ntt_context& ctx, int warmups, int reps,
 double mul_floor_ms(double products) { return products * (imad_per_mul / imad_per_sm_clock) / sm_hz * 1e3; }
 double mem_floor_ms(double bytes) { return bytes / hbm_bytes_per_s * 1e3; }
 unsigned passes_for(unsigned log_n, unsigned kmax) {
+  if (kmax == 0) kmax = log_n >= 27 ? 8 : 10;  // ntt_options' "by size"
   return log_n < 3 ? log_n : std::max(1u, std::min((log_n + kmax - 1) / kmax, log_n / 3));
 }
 
@@ -173,14 +174,20 @@ int main(int argc, char** argv) {
                   k, time_it(*ctx, 1, std::max(3, reps_for(k) / 2), fwd), 0.5 * nd * k,
                   64.0 * nd * passes_for(k, km));
         }
-    // The default multiplier with 2 or 3 blocks per SM (16 or 24 warps; 3 spills), both orders.
-    for (unsigned mb : {2u, 3u})
-    for (unsigned lanes : {2u, 4u}) {
+    // The default multiplier, both orders: 8 or 4 elements per thread, blocks per SM (8: 2 = 16
+    // warps, 3 = 24 warps with spills; 4: 3 = 24 warps at 76 registers, 4 = 32 warps, spills).
+    struct variant {
+      unsigned ept, mb, lanes;
+    };
+    for (const variant& v : {variant{8, 2, 2}, variant{8, 2, 4}, variant{8, 3, 2}, variant{8, 3, 4}, variant{4, 3, 2},
+                             variant{4, 4, 2}}) {
       cuda::ntt_options o;
-      o.min_blocks = mb;
-      o.lanes = lanes;
+      o.elements_per_thread = v.ept;
+      o.min_blocks = v.mb;
+      o.lanes = v.lanes;
       if (!ctx->set_options(o, error)) die(error);
-      const std::string tag = " ptx32 " + std::to_string(mb) + " blocks/SM L=" + std::to_string(lanes);
+      const std::string tag = " ptx32 " + std::to_string(v.ept) + "/thr " + std::to_string(v.mb) +
+                              " blk/SM L=" + std::to_string(v.lanes);
       add_row("tune fwd NR" + tag, k, time_it(*ctx, 1, std::max(3, reps_for(k) / 2), fwd),
               0.5 * nd * k, 64.0 * nd * passes_for(k, o.max_stages_per_pass));
       add_row("tune fwd RN" + tag, k,
@@ -220,6 +227,15 @@ int main(int argc, char** argv) {
         o.mul = mul;
         if (!ctx->set_options(o, error)) die(error);
         add_row(std::string("h pipeline ") + cuda::fr_mul_name(mul), k, time_it(*ctx, 1, 3, h), products, bytes);
+      }
+      for (unsigned ept : {4u, 8u}) {  // the default's other register cap, and the 8-element kernel
+        cuda::ntt_options o;
+        o.elements_per_thread = ept;
+        o.min_blocks = ept == 4 ? 3 : 2;
+        o.lanes = ept == 4 ? 2 : 4;
+        if (!ctx->set_options(o, error)) die(error);
+        add_row("h pipeline " + std::to_string(ept) + "/thr " + std::to_string(o.min_blocks) + " blk/SM", k,
+                time_it(*ctx, 1, 3, h), products, bytes);
       }
       if (!ctx->set_options({}, error)) die(error);
     }

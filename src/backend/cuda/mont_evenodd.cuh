@@ -167,6 +167,18 @@ struct mod_limbs {
 // T += x y (no division): odd limbs of x into O (no carry out: the bounds in the header, and
 // those of eo_mont_sqr / eo_mont_dot), even limbs into E, E's last carry into O[N - 1].
 // Used for the row's Montgomery term m p and for the second product of eo_mont_dot.
+// E += (even limbs of x) y as one chain from a fresh carry, its last carry into O[N - 1].
+template <int N>
+CUZK_EO_HD void eo_add_even(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], const uint32_t (&x)[N], uint32_t y) {
+  E[0] = c.mad_lo_cc(x[0], y, E[0]);
+  E[1] = c.madc_hi_cc(x[0], y, E[1]);
+CUZK_EO_UNROLL
+  for (int j = 2; j < N; j += 2) {
+    E[j] = c.madc_lo_cc(x[j], y, E[j]);
+    E[j + 1] = c.madc_hi_cc(x[j], y, E[j + 1]);
+  }
+  O[N - 1] = c.addc(O[N - 1], 0);
+}
 template <int N>
 CUZK_EO_HD void eo_add(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], const uint32_t (&x)[N], uint32_t y) {
   O[0] = c.mad_lo_cc(x[1], y, O[0]);
@@ -176,14 +188,7 @@ CUZK_EO_UNROLL
     O[j] = c.madc_lo_cc(x[j + 1], y, O[j]);
     O[j + 1] = c.madc_hi_cc(x[j + 1], y, O[j + 1]);
   }
-  E[0] = c.mad_lo_cc(x[0], y, E[0]);
-  E[1] = c.madc_hi_cc(x[0], y, E[1]);
-CUZK_EO_UNROLL
-  for (int j = 2; j < N; j += 2) {
-    E[j] = c.madc_lo_cc(x[j], y, E[j]);
-    E[j + 1] = c.madc_hi_cc(x[j], y, E[j + 1]);
-  }
-  O[N - 1] = c.addc(O[N - 1], 0);
+  eo_add_even<N>(c, E, O, x, y);
 }
 
 // One row: T = (T / 2^32 if not first) + a b_i, then T += m p (m = E[0] n0). P gives
@@ -215,14 +220,7 @@ CUZK_EO_UNROLL
     }
     O[N - 2] = c.madc_lo_cc(a[N - 1], bi, 0);
     O[N - 1] = c.madc_hi(a[N - 1], bi, 0);
-    E[0] = c.mad_lo_cc(a[0], bi, E[0]);
-    E[1] = c.madc_hi_cc(a[0], bi, E[1]);
-CUZK_EO_UNROLL
-    for (int j = 2; j < N; j += 2) {
-      E[j] = c.madc_lo_cc(a[j], bi, E[j]);
-      E[j + 1] = c.madc_hi_cc(a[j], bi, E[j + 1]);
-    }
-    O[N - 1] = c.addc(O[N - 1], 0);
+    eo_add_even<N>(c, E, O, a, bi);
   }
   extra(E, O);
   constexpr mod_limbs<N> p = mod_limbs<N>::template of<P>();

@@ -60,9 +60,10 @@ __device__ __forceinline__ fr32 apply_factor(const factor_desc& f, const fr32& x
 //
 // Element position = base + mid * 2^(s-K) + l  (columns l < L inside one row of length 2^(s-K)),
 // or, in the last DIF / first DIT pass (s == K): base + l * 2^K + mid ("l-major"). The K stages
-// act on the K bits of mid. A thread holds 8 elements whose mid differ in 3 bits (p-2..p) and
-// does those 3 stages in registers; between such rounds the tile goes through shared memory
-// (two 16-byte planes, one 16-byte pad per 8 elements: conflict-free for the strides used).
+// act on the K bits of mid. A thread holds 2^RB elements (8 by default) whose mid differ in RB
+// bits (p-RB+1..p) and does those RB stages in registers; between such rounds the tile goes
+// through shared memory (two 16-byte planes, one 16-byte pad per 8 elements: conflict-free for
+// the strides used with 8 elements per thread).
 // ---------------------------------------------------------------------------------------------
 struct pass_desc {
   const ff::fr* tw = nullptr;  // tw[x] = w_N^x, x < N/2, N = 2^tw_log
@@ -77,12 +78,21 @@ struct pass_desc {
   const ff::fr* c = nullptr;
 };
 
+// An element from the two 16-byte shared-memory planes.
+__device__ __forceinline__ fr32 from_planes(const uint4* plane0, const uint4* plane1, uint32_t i) {
+  const uint4 u = plane0[i], v = plane1[i];
+  return {{u.x, u.y, u.z, u.w, v.x, v.y, v.z, v.w}};
+}
+
 // MinBlocks 2 (the default) caps the registers at 128 (16 warps per SM; without a cap ptxas may
 // take more and fit only one block); 3 caps them at 85 (24 warps, with spills), for the sweep.
-template <bool Dit, class Mul, int MinBlocks = 2>
+// RB: register bits per round, a thread holds 2^RB elements (3: 8 elements, 3 stages per
+// exchange; 2: 4 elements, 2 stages per exchange, half the registers for more warps per SM).
+template <bool Dit, class Mul, int MinBlocks = 2, int RB = 3>
 __global__ void __launch_bounds__(max_threads, MinBlocks) ntt_pass_kernel(ff::fr* __restrict__ data, const pass_desc d) {
+  constexpr uint32_t E = 1u << RB;
   extern __shared__ uint4 smem[];
-  const uint32_t K = d.k, log_l = d.log_l, cbits = K - 3;
+  const uint32_t K = d.k, log_l = d.log_l, cbits = K - RB;
   const uint32_t tid = threadIdx.x;
   const bool lmajor = d.s == K;
   uint32_t c, l, base, mstride_log, lstride_log;
@@ -106,45 +116,50 @@ __global__ void __launch_bounds__(max_threads, MinBlocks) ntt_pass_kernel(ff::fr
   uint4* plane1 = smem + tile + (tile >> 3);
   const uint32_t t_off = d.s - K;  // element bit of mid bit 0
 
-  fr32 x[8];
+  fr32 x[E];
   int top = static_cast<int>(K) - 1;  // DIF: highest mid bit not yet done
   int bottom = 0;                      // DIT: lowest mid bit not yet done
   bool first = true;
   for (;;) {
-    uint32_t p, qlo;  // registers hold mid bits p-2..p; stages on register bits qlo..2
-    uint32_t qhi = 2;
+    uint32_t p, qlo;  // registers hold mid bits p-(RB-1)..p; stages on register bits qlo..qhi
+    uint32_t qhi = RB - 1;
     if (!Dit) {
-      if (top >= 2) {
+      if (top >= static_cast<int>(RB) - 1) {
         p = top, qlo = 0;
-        top -= 3;
+        top -= RB;
       } else {
-        p = 2, qlo = 0, qhi = top;
+        p = RB - 1, qlo = 0, qhi = top;
         top = -1;
       }
     } else {
-      if (bottom + 2 <= static_cast<int>(K) - 1) {
-        p = bottom + 2, qlo = 0;
-        bottom += 3;
+      if (bottom + static_cast<int>(RB) - 1 <= static_cast<int>(K) - 1) {
+        p = bottom + RB - 1, qlo = 0;
+        bottom += RB;
       } else {
-        p = K - 1, qlo = bottom - (K - 3);
+        p = K - 1, qlo = bottom - (K - RB);
         bottom = K;
       }
     }
     const bool last = Dit ? bottom >= static_cast<int>(K) : top < 0;
-    const uint32_t low_bits = p - 2;
+    const uint32_t low_bits = p - (RB - 1);
     const uint32_t c_low = c & ((1u << low_bits) - 1), c_high = c >> low_bits;
-    uint32_t mid[8];
+    uint32_t mid[E];
 #pragma unroll
-    for (uint32_t e = 0; e < 8; ++e) mid[e] = (c_high << (p + 1)) | (e << low_bits) | c_low;
+    for (uint32_t e = 0; e < E; ++e) mid[e] = (c_high << (p + 1)) | (e << low_bits) | c_low;
     auto pos_of = [&](uint32_t m) { return base + (m << mstride_log) + (l << lstride_log); };
+    // Shared-memory slot of tile element i: 16-byte accesses of 8 lanes at a time must hit 8
+    // distinct bank groups. 8 elements per thread: one pad per 8 slots. 4 elements per thread:
+    // the pad leaves 20-33% extra wavefronts in some rounds, the swizzle i ^ (bits 2..4 of i) none
+    // (counted by simulating every round's lane addresses for K = 5..10 and L = 1, 2, 4).
     auto sidx = [&](uint32_t m) {
       const uint32_t i = lmajor ? ((l << K) | m) : ((m << log_l) | l);
-      return i + (i >> 3);
+      if constexpr (RB == 2) return i ^ ((i >> 2) & 7u);
+      else return i + (i >> 3);
     };
 
     if (first) {
 #pragma unroll
-      for (uint32_t e = 0; e < 8; ++e) {
+      for (uint32_t e = 0; e < E; ++e) {
         const uint32_t pos = pos_of(mid[e]);
         if (d.load.mode == factor_abc) {
           x[e] = dev::sub(Mul::mul(dev::load(data + pos), dev::load_ro(d.b + pos)), dev::load_ro(d.c + pos));
@@ -156,23 +171,19 @@ __global__ void __launch_bounds__(max_threads, MinBlocks) ntt_pass_kernel(ff::fr
       first = false;
     } else {
 #pragma unroll
-      for (uint32_t e = 0; e < 8; ++e) {
-        const uint32_t i = sidx(mid[e]);
-        const uint4 u = plane0[i], v = plane1[i];
-        x[e] = {{u.x, u.y, u.z, u.w, v.x, v.y, v.z, v.w}};
-      }
+      for (uint32_t e = 0; e < E; ++e) x[e] = from_planes(plane0, plane1, sidx(mid[e]));
     }
 
-    // Up to three radix-2 stages on register bits q (DIF: 2, 1, 0; DIT: 0, 1, 2).
+    // Up to RB radix-2 stages on register bits q (DIF: RB-1 .. 0; DIT: 0 .. RB-1).
 #pragma unroll
-    for (int qi = 0; qi < 3; ++qi) {
-      const uint32_t q = Dit ? qi : 2 - qi;
+    for (int qi = 0; qi < static_cast<int>(RB); ++qi) {
+      const uint32_t q = Dit ? qi : RB - 1 - qi;
       if (q < qlo || q > qhi) continue;
       const uint32_t t = low_bits + q + t_off;  // element bit: butterfly span m = 2^t
       const uint32_t m = 1u << t;
       const uint32_t sh = d.tw_log - 1 - t;
 #pragma unroll
-      for (uint32_t e = 0; e < 8; ++e) {
+      for (uint32_t e = 0; e < E; ++e) {
         if (e & (1u << q)) continue;
         fr32& u = x[e];
         fr32& v = x[e | (1u << q)];
@@ -198,7 +209,7 @@ __global__ void __launch_bounds__(max_threads, MinBlocks) ntt_pass_kernel(ff::fr
 
     if (last) {
 #pragma unroll
-      for (uint32_t e = 0; e < 8; ++e) {
+      for (uint32_t e = 0; e < E; ++e) {
         const uint32_t pos = pos_of(mid[e]);
         if (d.store.mode != factor_none) x[e] = apply_factor<Mul>(d.store, x[e], pos, d.log_n);
         dev::store(data + pos, x[e]);
@@ -207,7 +218,7 @@ __global__ void __launch_bounds__(max_threads, MinBlocks) ntt_pass_kernel(ff::fr
     }
     __syncthreads();  // the previous exchange has been read by every thread
 #pragma unroll
-    for (uint32_t e = 0; e < 8; ++e) {
+    for (uint32_t e = 0; e < E; ++e) {
       const uint32_t i = sidx(mid[e]);
       plane0[i] = make_uint4(x[e].v[0], x[e].v[1], x[e].v[2], x[e].v[3]);
       plane1[i] = make_uint4(x[e].v[4], x[e].v[5], x[e].v[6], x[e].v[7]);
@@ -430,8 +441,10 @@ struct ntt_context::impl {
     return launched("power_tables_kernel", error);
   }
 
-  std::vector<pass_shape> plan(unsigned log_n, bool dit) const {
-    const unsigned kmax = opt.max_stages_per_pass;
+  // ept: the elements per thread of the kernel that will run (8 for the multipliers other than
+  // ptx32, which have only that kernel).
+  std::vector<pass_shape> plan(unsigned log_n, bool dit, unsigned ept) const {
+    const unsigned kmax = opt.max_stages_per_pass ? opt.max_stages_per_pass : log_n >= 27 ? 8 : 10;
     // ceil(log_n / kmax) passes, but no pass under 3 stages (a thread's 8 registers).
     const unsigned passes = std::max(1u, std::min((log_n + kmax - 1) / kmax, log_n / 3));
     std::vector<pass_shape> out;
@@ -441,12 +454,12 @@ struct ntt_context::impl {
       const unsigned s = dit ? done + k : log_n - done;
       done += k;
       const bool lmajor = s == k;
-      // lanes 0 (the default): L = 2 from 2^27 up (2^27 NR 42.5 ms against 43.5 with L = 4, RN
-      // 41.3 against 41.5), 4 below (2^24: 4.78 against 5.19 ms).
-      unsigned log_l = log2_exact(opt.lanes ? opt.lanes : log_n >= 27 ? 2 : 4);
-      log_l = std::min(log_l, max_tile_log - k);                    // 2^k L <= 2048 (threads <= 256)
+      unsigned log_l = log2_exact(opt.lanes ? opt.lanes : log_n >= 27 ? 4 : 2);
+      // 2^k L elements per tile, 2^rb per thread, at most 256 threads.
+      const unsigned rb = ept == 4 ? 2 : 3;
+      log_l = std::min(log_l, max_tile_log - (3 - rb) - k);
       log_l = std::min(log_l, lmajor ? log_n - k : s - k);          // L columns exist
-      out.push_back({s, k, log_l, 1u << (log_n - k - log_l), 1u << (k - 3 + log_l)});
+      out.push_back({s, k, log_l, 1u << (log_n - k - log_l), 1u << (k - rb + log_l)});
     }
     return out;
   }
@@ -454,7 +467,8 @@ struct ntt_context::impl {
   template <class Mul>
   bool run_passes(ff::fr* a, unsigned log_n, bool dit, bool inverse, const factor_desc& load,
                   const factor_desc& store, const ff::fr* b, const ff::fr* c, std::string& error) {
-    const std::vector<pass_shape> shapes = plan(log_n, dit);
+    const unsigned ept = std::is_same_v<Mul, dev::fr_mul_ptx> ? opt.elements_per_thread : 8;
+    const std::vector<pass_shape> shapes = plan(log_n, dit, ept);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       const pass_shape& sh = shapes[i];
       pass_desc d;
@@ -469,8 +483,12 @@ struct ntt_context::impl {
       if (i + 1 == shapes.size()) d.store = store;
       const std::size_t smem = (std::size_t{1} << (sh.k + sh.log_l)) * 9 / 8 * 32;
       auto kernel = dit ? ntt_pass_kernel<true, Mul> : ntt_pass_kernel<false, Mul>;
-      if constexpr (std::is_same_v<Mul, dev::fr_mul_ptx>)
-        if (opt.min_blocks == 3) kernel = dit ? ntt_pass_kernel<true, Mul, 3> : ntt_pass_kernel<false, Mul, 3>;
+      if constexpr (std::is_same_v<Mul, dev::fr_mul_ptx>) {  // the sweep's variants: default multiplier only
+        const unsigned mb = opt.min_blocks;
+        if (ept == 8 && mb == 3) kernel = dit ? ntt_pass_kernel<true, Mul, 3> : ntt_pass_kernel<false, Mul, 3>;
+        if (ept == 4 && mb <= 3) kernel = dit ? ntt_pass_kernel<true, Mul, 3, 2> : ntt_pass_kernel<false, Mul, 3, 2>;
+        if (ept == 4 && mb == 4) kernel = dit ? ntt_pass_kernel<true, Mul, 4, 2> : ntt_pass_kernel<false, Mul, 4, 2>;
+      }
       kernel<<<sh.grid, sh.threads, smem, stream>>>(a, d);
       if (!launched("ntt_pass_kernel", error)) return false;
     }
@@ -590,7 +608,9 @@ std::unique_ptr<ntt_context> ntt_context::create(unsigned max_log_size, std::str
                   ntt_pass_kernel<false, dev::fr_mul_portable>, ntt_pass_kernel<true, dev::fr_mul_portable>,
                   ntt_pass_kernel<false, dev::fr_mul_cios>, ntt_pass_kernel<true, dev::fr_mul_cios>,
                   ntt_pass_kernel<false, dev::fr_mul_wide>, ntt_pass_kernel<true, dev::fr_mul_wide>,
-                  ntt_pass_kernel<false, dev::fr_mul_ptx, 3>, ntt_pass_kernel<true, dev::fr_mul_ptx, 3>})
+                  ntt_pass_kernel<false, dev::fr_mul_ptx, 3>, ntt_pass_kernel<true, dev::fr_mul_ptx, 3>,
+                  ntt_pass_kernel<false, dev::fr_mul_ptx, 3, 2>, ntt_pass_kernel<true, dev::fr_mul_ptx, 3, 2>,
+                  ntt_pass_kernel<false, dev::fr_mul_ptx, 4, 2>, ntt_pass_kernel<true, dev::fr_mul_ptx, 4, 2>})
     if (!ok(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pass_smem_bytes)),
             "cudaFuncSetAttribute", error))
       return nullptr;
@@ -613,16 +633,20 @@ unsigned ntt_context::max_log_size() const { return impl_->max_log; }
 const ntt_options& ntt_context::options() const { return impl_->opt; }
 
 bool ntt_context::set_options(const ntt_options& o, std::string& error) {
-  if (o.max_stages_per_pass < 3 || o.max_stages_per_pass > 10) {
-    error = "ntt_options: max_stages_per_pass must be in [3, 10]";
+  if (o.max_stages_per_pass != 0 && (o.max_stages_per_pass < 3 || o.max_stages_per_pass > 10)) {
+    error = "ntt_options: max_stages_per_pass must be 0 (by size) or in [3, 10]";
     return false;
   }
   if (o.lanes != 0 && o.lanes != 1 && o.lanes != 2 && o.lanes != 4 && o.lanes != 8) {
     error = "ntt_options: lanes must be 0 (by size), 1, 2, 4 or 8";
     return false;
   }
-  if (o.min_blocks != 2 && o.min_blocks != 3) {
-    error = "ntt_options: min_blocks must be 2 or 3";
+  if (o.min_blocks < 2 || o.min_blocks > 4 || (o.elements_per_thread == 8 && o.min_blocks == 4)) {
+    error = "ntt_options: min_blocks must be 2 or 3 (2 to 4 with 4 elements per thread)";
+    return false;
+  }
+  if (o.elements_per_thread != 4 && o.elements_per_thread != 8) {
+    error = "ntt_options: elements_per_thread must be 4 or 8";
     return false;
   }
   impl_->opt = o;

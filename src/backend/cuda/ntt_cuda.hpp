@@ -79,11 +79,20 @@ enum class ntt_algorithm : uint8_t { shared_memory_passes, radix2_reference };
 struct ntt_options {
   ntt_algorithm algorithm = ntt_algorithm::shared_memory_passes;
   fr_mul_kernel mul = fr_mul_kernel::ptx32;
-  unsigned max_stages_per_pass = 10;  // K <= this per pass, 3..10; passes are balanced
-  unsigned lanes = 0;                 // L: columns per tile (1, 2, 4, 8; 0: 2 from 2^27 up, else 4);
-                                      // capped at 256 threads (2^K L <= 2048: at K = 10, L <= 2)
-  unsigned min_blocks = 2;            // pass-kernel blocks per SM the register cap allows: 2 (128
-                                      // registers) or 3 (85, spills; ptx32 only, for the sweep)
+  // K <= this per pass, 3..10, passes balanced; 0: by size, 8 from 2^27 up (4 passes of 7, 7, 7, 6:
+  // 2^27 NR 37.9 ms against 41.4 with 3 passes of 9), 10 below (2^24: 3 passes of 8).
+  unsigned max_stages_per_pass = 0;
+  // L: columns per tile (1, 2, 4, 8; 0: by size, 4 from 2^27 up, 2 below: 2^24 4.26 ms against
+  // 4.49 with 4); capped at 256 threads per block (2^K L <= 256 x elements_per_thread).
+  unsigned lanes = 0;
+  // Pass-kernel blocks per SM the register cap allows: 4 elements 3 (85 registers, 76 used) or 4
+  // (64, ~100 B of spills, measured best); 8 elements 2 (128) or 3 (85, spills, slower).
+  // Variants other than (8, 2) exist for the ptx32 multiplier only.
+  unsigned min_blocks = 4;
+  // Elements per thread: 4 (2 stages per shared-memory exchange, 64-76 registers, 24-32 warps per
+  // SM) or 8 (3 stages per exchange, ~118 registers, 16 warps). The 8-element kernel waited on
+  // latency (ncu: multiply pipe 71% busy); 4 elements: 2^27 RN 41.6 -> 40.05 ms, h 327 -> 312 ms.
+  unsigned elements_per_thread = 4;
 };
 
 class ntt_context {

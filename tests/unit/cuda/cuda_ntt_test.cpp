@@ -62,7 +62,7 @@ std::string describe(const cuda::ntt_options& o) {
   if (o.algorithm == cuda::ntt_algorithm::radix2_reference) return "reference";
   return std::string(cuda::fr_mul_name(o.mul)) +
          " K<=" + std::to_string(o.max_stages_per_pass) + " L=" + std::to_string(o.lanes) +
-         " blocks/SM " + std::to_string(o.min_blocks);
+         " blocks/SM " + std::to_string(o.min_blocks) + " elements/thread " + std::to_string(o.elements_per_thread);
 }
 
 // Index of the first difference, or -1.
@@ -152,8 +152,15 @@ TEST(CudaNtt, OptionVariantsAndTwinsMatchCpu) {
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 2},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 1},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 4},
-      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 4, 3},
-      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 2, 3},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 3, 1, 2, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 4, 2, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 2, 2, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 4, 3, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 2, 3, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 2, 3, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 4, 4, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 3, 1, 3, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 5, 2, 4, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 10, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 6, 2},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::cios32, 10, 4},
@@ -211,7 +218,10 @@ TEST(CudaH, MatchesCpuComputeH) {
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::cios32, 9, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::wide32, 9, 4},
       {ntt_algorithm::shared_memory_passes, fr_mul_kernel::portable64, 10, 8},
-      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 4, 3},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 4, 3, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 10, 4, 2, 8},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 9, 2, 3, 4},
+      {ntt_algorithm::shared_memory_passes, fr_mul_kernel::ptx32, 4, 2, 4, 4},
       {ntt_algorithm::radix2_reference, fr_mul_kernel::ptx32, 10, 4},
   };
   cuzk::test::seeded_rng rng;
@@ -311,6 +321,9 @@ TEST(CudaNtt, RejectsBadArguments) {
   EXPECT_FALSE(context().set_options(bad, error));
   bad = {};
   bad.min_blocks = 1;
+  EXPECT_FALSE(context().set_options(bad, error));
+  bad = {};
+  bad.elements_per_thread = 2;
   EXPECT_FALSE(context().set_options(bad, error));
 }
 
