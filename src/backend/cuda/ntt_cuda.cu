@@ -444,7 +444,7 @@ struct ntt_context::impl {
   // ept: the elements per thread of the kernel that will run (8 for the multipliers other than
   // ptx32, which have only that kernel).
   std::vector<pass_shape> plan(unsigned log_n, bool dit, unsigned ept) const {
-    const unsigned kmax = opt.max_stages_per_pass ? opt.max_stages_per_pass : log_n >= 27 ? 8 : 10;
+    const unsigned kmax = opt.max_stages_per_pass ? opt.max_stages_per_pass : log_n >= 26 ? 8 : 10;
     // ceil(log_n / kmax) passes, but no pass under 3 stages (a thread's 8 registers).
     const unsigned passes = std::max(1u, std::min((log_n + kmax - 1) / kmax, log_n / 3));
     std::vector<pass_shape> out;
@@ -454,7 +454,7 @@ struct ntt_context::impl {
       const unsigned s = dit ? done + k : log_n - done;
       done += k;
       const bool lmajor = s == k;
-      unsigned log_l = log2_exact(opt.lanes ? opt.lanes : log_n >= 27 ? 4 : 2);
+      unsigned log_l = log2_exact(opt.lanes ? opt.lanes : log_n >= 26 ? 4 : 2);
       // 2^k L elements per tile, 2^rb per thread, at most 256 threads.
       const unsigned rb = ept == 4 ? 2 : 3;
       log_l = std::min(log_l, max_tile_log - (3 - rb) - k);

@@ -79,10 +79,11 @@ enum class ntt_algorithm : uint8_t { shared_memory_passes, radix2_reference };
 struct ntt_options {
   ntt_algorithm algorithm = ntt_algorithm::shared_memory_passes;
   fr_mul_kernel mul = fr_mul_kernel::ptx32;
-  // K <= this per pass, 3..10, passes balanced; 0: by size, 8 from 2^27 up (4 passes of 7, 7, 7, 6:
-  // 2^27 NR 37.9 ms against 41.4 with 3 passes of 9), 10 below (2^24: 3 passes of 8).
+  // K <= this per pass, 3..10, passes balanced; 0: by size, 8 from 2^26 up (2^27: 4 passes of 7,
+  // 7, 7, 6, NR 37.9 ms against 41.4 with 3 passes of 9; 2^26: 18.1 against 19.0 ms), 10 below
+  // (2^24: 3 passes of 8, 4.26 ms against 4.48 with K <= 8).
   unsigned max_stages_per_pass = 0;
-  // L: columns per tile (1, 2, 4, 8; 0: by size, 4 from 2^27 up, 2 below: 2^24 4.26 ms against
+  // L: columns per tile (1, 2, 4, 8; 0: by size, 4 from 2^26 up, 2 below: 2^24 4.26 ms against
   // 4.49 with 4); capped at 256 threads per block (2^K L <= 256 x elements_per_thread).
   unsigned lanes = 0;
   // Pass-kernel blocks per SM the register cap allows: 4 elements 3 (85 registers, 76 used) or 4
