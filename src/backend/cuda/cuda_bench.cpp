@@ -63,9 +63,11 @@ std::pair<double, double> time_it(cuda::ntt_context& ctx, int warmups, int reps,
 
 double mul_floor_ms(double products) { return products * (imad_per_mul / imad_per_sm_clock) / sm_hz * 1e3; }
 double mem_floor_ms(double bytes) { return bytes / hbm_bytes_per_s * 1e3; }
+// Memory passes of a transform (sizes under 2^3 run the reference: one pass per stage).
 unsigned passes_for(unsigned log_n, unsigned kmax) {
-  if (kmax == 0) kmax = log_n >= 26 ? 8 : 10;  // ntt_options' "by size"
-  return log_n < 3 ? log_n : std::max(1u, std::min((log_n + kmax - 1) / kmax, log_n / 3));
+  cuda::ntt_options o;
+  o.max_stages_per_pass = kmax;
+  return log_n < 3 ? log_n : cuda::ntt_pass_count(o, log_n);
 }
 
 void add_row(const std::string& op, unsigned log_n, std::pair<double, double> t, double products, double bytes,

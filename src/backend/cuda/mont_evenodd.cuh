@@ -164,21 +164,24 @@ struct mod_limbs {
   }
 };
 
-// T += x y (no division): odd limbs of x into O (no carry out: the bounds in the header, and
-// those of eo_mont_sqr / eo_mont_dot), even limbs into E, E's last carry into O[N - 1].
-// Used for the row's Montgomery term m p and for the second product of eo_mont_dot.
-// E += (even limbs of x) y as one chain from a fresh carry, its last carry into O[N - 1].
-template <int N>
-CUZK_EO_HD void eo_add_even(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], const uint32_t (&x)[N], uint32_t y) {
-  E[0] = c.mad_lo_cc(x[0], y, E[0]);
-  E[1] = c.madc_hi_cc(x[0], y, E[1]);
+// E += (even limbs j >= j0 of x) y as one chain from a fresh carry, its last carry into O[N - 1].
+// x(j) gives limb j (an array read, or the square's doubled operand).
+template <int N, class X>
+CUZK_EO_HD void eo_add_even(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], X&& x, uint32_t y, int j0 = 0) {
+  E[j0] = c.mad_lo_cc(x(j0), y, E[j0]);
+  E[j0 + 1] = c.madc_hi_cc(x(j0), y, E[j0 + 1]);
 CUZK_EO_UNROLL
   for (int j = 2; j < N; j += 2) {
-    E[j] = c.madc_lo_cc(x[j], y, E[j]);
-    E[j + 1] = c.madc_hi_cc(x[j], y, E[j + 1]);
+    if (j <= j0) continue;
+    E[j] = c.madc_lo_cc(x(j), y, E[j]);
+    E[j + 1] = c.madc_hi_cc(x(j), y, E[j + 1]);
   }
   O[N - 1] = c.addc(O[N - 1], 0);
 }
+
+// T += x y (no division): odd limbs of x into O (no carry out: the bounds in the header, and
+// those of eo_mont_sqr / eo_mont_dot), even limbs into E, E's last carry into O[N - 1].
+// Used for the row's Montgomery term m p and for the second product of eo_mont_dot.
 template <int N>
 CUZK_EO_HD void eo_add(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], const uint32_t (&x)[N], uint32_t y) {
   O[0] = c.mad_lo_cc(x[1], y, O[0]);
@@ -188,49 +191,61 @@ CUZK_EO_UNROLL
     O[j] = c.madc_lo_cc(x[j + 1], y, O[j]);
     O[j + 1] = c.madc_hi_cc(x[j + 1], y, O[j + 1]);
   }
-  eo_add_even<N>(c, E, O, x, y);
+  eo_add_even<N>(c, E, O, [&](int j) { return x[j]; }, y);
 }
 
-// One row: T = (T / 2^32 if not first) + a b_i, then T += m p (m = E[0] n0). P gives
-// static constexpr limb(i) and n0 (low 32 bits of -p^-1). Between the two, `extra` may add
-// more products (eo_mont_dot's c d_i) before m is taken.
-template <int N, class P, class Extra>
-CUZK_EO_HD void eo_row(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], const uint32_t (&a)[N], uint32_t bi,
-                       bool first, uint32_t n0, Extra&& extra) {
+// One row: T = (T / 2^32 unless first) + u b_i, then `extra` (eo_mont_dot's c d_i), then
+// T += m p (m = E[0] n0). u(j) gives operand limb j; the products u_j b_i with j < skip are not
+// formed (eo_mont_sqr's rows: those limbs only pass the carry, an add on the integer ALU; the
+// first row has skip 0). P gives static constexpr limb(i) and n0 (low 32 bits of -p^-1).
+template <int N, class P, class U, class Extra>
+CUZK_EO_HD void eo_row(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], U&& u, uint32_t bi, int skip, bool first,
+                       uint32_t n0, Extra&& extra) {
   static_assert(N % 2 == 0 && N >= 4, "even limb count");
   if (first) {
 CUZK_EO_UNROLL
     for (int j = 0; j < N; j += 2) {
-      O[j] = c.mul_lo(a[j + 1], bi);
-      O[j + 1] = c.mul_hi(a[j + 1], bi);
+      O[j] = c.mul_lo(u(j + 1), bi);
+      O[j + 1] = c.mul_hi(u(j + 1), bi);
     }
 CUZK_EO_UNROLL
     for (int j = 0; j < N; j += 2) {
-      E[j] = c.mul_lo(a[j], bi);
-      E[j + 1] = c.mul_hi(a[j], bi);
+      E[j] = c.mul_lo(u(j), bi);
+      E[j + 1] = c.mul_hi(u(j), bi);
     }
   } else {
     // Divide by 2^32: E (old O) gets the old E[1] at limb 0, O becomes the old E shifted down one
-    // limb, while the odd products a_(j+1) b_i are added in the same chain.
+    // limb, while the odd products u_(j+1) b_i are added in the same chain.
     E[0] = c.add_cc(E[0], O[1]);
 CUZK_EO_UNROLL
     for (int j = 0; j < N - 2; j += 2) {
-      O[j] = c.madc_lo_cc(a[j + 1], bi, O[j + 2]);
-      O[j + 1] = c.madc_hi_cc(a[j + 1], bi, O[j + 3]);
+      if (j + 1 < skip) {
+        O[j] = c.addc_cc(O[j + 2], 0);
+        O[j + 1] = c.addc_cc(O[j + 3], 0);
+      } else {
+        O[j] = c.madc_lo_cc(u(j + 1), bi, O[j + 2]);
+        O[j + 1] = c.madc_hi_cc(u(j + 1), bi, O[j + 3]);
+      }
     }
-    O[N - 2] = c.madc_lo_cc(a[N - 1], bi, 0);
-    O[N - 1] = c.madc_hi(a[N - 1], bi, 0);
-    eo_add_even<N>(c, E, O, a, bi);
+    O[N - 2] = c.madc_lo_cc(u(N - 1), bi, 0);
+    O[N - 1] = c.madc_hi(u(N - 1), bi, 0);
+    // Even products from the first j >= skip; with skip = N - 1 there is none, and no stale
+    // carry may enter O[N - 1].
+    if (skip <= N - 2) eo_add_even<N>(c, E, O, u, bi, skip + (skip & 1));
   }
   extra(E, O);
   constexpr mod_limbs<N> p = mod_limbs<N>::template of<P>();
   // m * p: the carry out of the O chain is zero (see the header).
   eo_add<N>(c, E, O, p.v, E[0] * n0);
 }
-template <int N, class P>
-CUZK_EO_HD void eo_row(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], const uint32_t (&a)[N], uint32_t bi,
-                       bool first, uint32_t n0) {
-  eo_row<N, P>(c, E, O, a, bi, first, n0, [](uint32_t (&)[N], uint32_t (&)[N]) {});
+
+// The last row's E role is O: result = E + O / 2^32 (O[0] is 0).
+template <int N>
+CUZK_EO_HD void eo_merge(cc_chain& c, uint32_t (&r)[N], const uint32_t (&E)[N], const uint32_t (&O)[N]) {
+  r[0] = c.add_cc(E[0], O[1]);
+CUZK_EO_UNROLL
+  for (int k = 1; k < N - 1; ++k) r[k] = c.addc_cc(E[k], O[k + 1]);
+  r[N - 1] = c.addc(E[N - 1], 0);
 }
 
 // a b 2^(-32N) mod p, in [0, 2p): the caller applies its final conditional subtraction.
@@ -244,16 +259,14 @@ CUZK_EO_HD void eo_mont_mul(uint32_t (&r)[N], const uint32_t (&a)[N], const uint
 #ifdef __CUDA_ARCH__
   if constexpr (OpaqueN0) asm volatile("mov.b32 %0, %1;" : "=r"(n0) : "n"(P::n0));
 #endif
+  auto limb = [&](int j) { return a[j]; };
+  auto none = [](uint32_t (&)[N], uint32_t (&)[N]) {};
 CUZK_EO_UNROLL
   for (int i = 0; i < N; i += 2) {
-    eo_row<N, P>(c, E, O, a, b[i], i == 0, n0);
-    eo_row<N, P>(c, O, E, a, b[i + 1], false, n0);
+    eo_row<N, P>(c, E, O, limb, b[i], 0, i == 0, n0, none);
+    eo_row<N, P>(c, O, E, limb, b[i + 1], 0, false, n0, none);
   }
-  // The last row's E role is O: result = E + O / 2^32 (O[0] is 0).
-  r[0] = c.add_cc(E[0], O[1]);
-CUZK_EO_UNROLL
-  for (int k = 1; k < N - 1; ++k) r[k] = c.addc_cc(E[k], O[k + 1]);
-  r[N - 1] = c.addc(E[N - 1], 0);
+  eo_merge<N>(c, r, E, O);
 }
 
 // Moduli with 3 spare bits (p < 2^(32N - 3), Fp's 381 of 384): the square and the dot product
@@ -272,56 +285,7 @@ constexpr bool eo_three_spare_bits() {
 // Bounds: a row adds < 2a 2^32 < 2 p 2^32, so T < 3p < 2^(32N - 1) between rows; the O chain
 // gets at most the header's terms with A_odd < 2^(32(N-2)) 2 a_(N-1) < 2^(32(N-2) + 30), and
 // stays below 2^(32N) (Fp: < 2^382 + 2^381 + 2^352); the final T = (a^2 + M p) / R < 2p.
-// Skipped limbs still pass the row's carry: addc with 0 (integer ALU, not the multiplier).
-template <int N, class P>
-CUZK_EO_HD void eo_sqr_row(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], const uint32_t (&a)[N],
-                           const uint32_t (&s)[N], const uint32_t (&d)[N], int I, uint32_t n0) {
-  const uint32_t bi = a[I];
-  auto u = [&](int j) { return j == I ? a[j] : j == I + 1 ? s[j] : d[j]; };
-  if (I == 0) {
-CUZK_EO_UNROLL
-    for (int j = 0; j < N; j += 2) {
-      O[j] = c.mul_lo(u(j + 1), bi);
-      O[j + 1] = c.mul_hi(u(j + 1), bi);
-    }
-CUZK_EO_UNROLL
-    for (int j = 0; j < N; j += 2) {
-      E[j] = c.mul_lo(u(j), bi);
-      E[j + 1] = c.mul_hi(u(j), bi);
-    }
-  } else {
-    E[0] = c.add_cc(E[0], O[1]);
-CUZK_EO_UNROLL
-    for (int j = 0; j < N - 2; j += 2) {
-      if (j + 1 < I) {
-        O[j] = c.addc_cc(O[j + 2], 0);
-        O[j + 1] = c.addc_cc(O[j + 3], 0);
-      } else {
-        O[j] = c.madc_lo_cc(u(j + 1), bi, O[j + 2]);
-        O[j + 1] = c.madc_hi_cc(u(j + 1), bi, O[j + 3]);
-      }
-    }
-    O[N - 2] = c.madc_lo_cc(u(N - 1), bi, 0);
-    O[N - 1] = c.madc_hi(u(N - 1), bi, 0);
-    // Even products from the first j >= I; the chain starts there with no carry in. With
-    // I = N - 1 there is none, and no stale carry may enter O[N - 1].
-    if (I <= N - 2) {
-      const int j0 = I + (I & 1);
-      E[j0] = c.mad_lo_cc(u(j0), bi, E[j0]);
-      E[j0 + 1] = c.madc_hi_cc(u(j0), bi, E[j0 + 1]);
-CUZK_EO_UNROLL
-      for (int j = 2; j < N; j += 2) {
-        if (j <= j0) continue;
-        E[j] = c.madc_lo_cc(u(j), bi, E[j]);
-        E[j + 1] = c.madc_hi_cc(u(j), bi, E[j + 1]);
-      }
-      O[N - 1] = c.addc(O[N - 1], 0);
-    }
-  }
-  constexpr mod_limbs<N> p = mod_limbs<N>::template of<P>();
-  eo_add<N>(c, E, O, p.v, E[0] * n0);
-}
-
+// Row i is eo_row with multiplier a_i, operand limbs a_i at i, s_(i+1) at i + 1, d_j above, skip i.
 template <int N, class P>
 CUZK_EO_HD void eo_mont_sqr(uint32_t (&r)[N], const uint32_t (&a)[N]) {
   static_assert(eo_three_spare_bits<N, P>(), "eo_mont_sqr needs p < 2^(32N - 3)");
@@ -332,15 +296,16 @@ CUZK_EO_UNROLL
     s[j] = a[j] << 1;
     d[j] = j == 0 ? s[0] : s[j] | (a[j - 1] >> 31);
   }
+  auto row = [&](uint32_t (&e)[N], uint32_t (&o)[N], int i) {
+    auto u = [&](int j) { return j == i ? a[j] : j == i + 1 ? s[j] : d[j]; };
+    eo_row<N, P>(c, e, o, u, a[i], i, i == 0, P::n0, [](uint32_t (&)[N], uint32_t (&)[N]) {});
+  };
 CUZK_EO_UNROLL
   for (int i = 0; i < N; i += 2) {
-    eo_sqr_row<N, P>(c, E, O, a, s, d, i, P::n0);
-    eo_sqr_row<N, P>(c, O, E, a, s, d, i + 1, P::n0);
+    row(E, O, i);
+    row(O, E, i + 1);
   }
-  r[0] = c.add_cc(E[0], O[1]);
-CUZK_EO_UNROLL
-  for (int k = 1; k < N - 1; ++k) r[k] = c.addc_cc(E[k], O[k + 1]);
-  r[N - 1] = c.addc(E[N - 1], 0);
+  eo_merge<N>(c, r, E, O);
 }
 
 // (a b + c d) 2^(-32N) mod p in [0, 2p) for a, c < p (b, d any N-limb values below p): one
@@ -355,17 +320,15 @@ CUZK_EO_HD void eo_mont_dot(uint32_t (&r)[N], const uint32_t (&a)[N], const uint
   static_assert(eo_three_spare_bits<N, P>(), "eo_mont_dot needs p < 2^(32N - 3)");
   cc_chain c;
   uint32_t E[N], O[N];
+  auto limb = [&](int j) { return a[j]; };
 CUZK_EO_UNROLL
   for (int i = 0; i < N; i += 2) {
-    eo_row<N, P>(c, E, O, a, b[i], i == 0, P::n0,
+    eo_row<N, P>(c, E, O, limb, b[i], 0, i == 0, P::n0,
                  [&](uint32_t (&e)[N], uint32_t (&o)[N]) { eo_add<N>(c, e, o, cc, dd[i]); });
-    eo_row<N, P>(c, O, E, a, b[i + 1], false, P::n0,
+    eo_row<N, P>(c, O, E, limb, b[i + 1], 0, false, P::n0,
                  [&](uint32_t (&e)[N], uint32_t (&o)[N]) { eo_add<N>(c, e, o, cc, dd[i + 1]); });
   }
-  r[0] = c.add_cc(E[0], O[1]);
-CUZK_EO_UNROLL
-  for (int k = 1; k < N - 1; ++k) r[k] = c.addc_cc(E[k], O[k + 1]);
-  r[N - 1] = c.addc(E[N - 1], 0);
+  eo_merge<N>(c, r, E, O);
 }
 
 // CIOS with 64-bit multiply-adds (IMAD.WIDE.U32: a 32x32 product plus a 64-bit addend in one

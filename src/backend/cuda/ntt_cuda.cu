@@ -444,9 +444,7 @@ struct ntt_context::impl {
   // ept: the elements per thread of the kernel that will run (8 for the multipliers other than
   // ptx32, which have only that kernel).
   std::vector<pass_shape> plan(unsigned log_n, bool dit, unsigned ept) const {
-    const unsigned kmax = opt.max_stages_per_pass ? opt.max_stages_per_pass : log_n >= 26 ? 8 : 10;
-    // ceil(log_n / kmax) passes, but no pass under 3 stages (a thread's 8 registers).
-    const unsigned passes = std::max(1u, std::min((log_n + kmax - 1) / kmax, log_n / 3));
+    const unsigned passes = ntt_pass_count(opt, log_n);
     std::vector<pass_shape> out;
     unsigned done = 0;  // stages planned so far (from the top for DIF, the bottom for DIT)
     for (unsigned i = 0; i < passes; ++i) {
@@ -454,7 +452,7 @@ struct ntt_context::impl {
       const unsigned s = dit ? done + k : log_n - done;
       done += k;
       const bool lmajor = s == k;
-      unsigned log_l = log2_exact(opt.lanes ? opt.lanes : log_n >= 26 ? 4 : 2);
+      unsigned log_l = log2_exact(ntt_lanes(opt, log_n));
       // 2^k L elements per tile, 2^rb per thread, at most 256 threads.
       const unsigned rb = ept == 4 ? 2 : 3;
       log_l = std::min(log_l, max_tile_log - (3 - rb) - k);
@@ -627,6 +625,18 @@ std::unique_ptr<ntt_context> ntt_context::create(unsigned max_log_size, std::str
   if (!launched("twiddle_kernel", error) || !ok(cudaStreamSynchronize(m.stream), "twiddle table", error))
     return nullptr;
   return ctx;
+}
+
+// "By size" (ntt_options' zeros): from 2^26 up, passes of <= 8 stages with 4 columns; below,
+// <= 10 stages with 2 columns (measurements in ntt_cuda.hpp).
+unsigned ntt_max_stages_per_pass(const ntt_options& o, unsigned log_n) {
+  return o.max_stages_per_pass ? o.max_stages_per_pass : log_n >= 26 ? 8 : 10;
+}
+unsigned ntt_lanes(const ntt_options& o, unsigned log_n) { return o.lanes ? o.lanes : log_n >= 26 ? 4 : 2; }
+// ceil(log_n / kmax) passes, but no pass under 3 stages.
+unsigned ntt_pass_count(const ntt_options& o, unsigned log_n) {
+  const unsigned kmax = ntt_max_stages_per_pass(o, log_n);
+  return std::max(1u, std::min((log_n + kmax - 1) / kmax, log_n / 3));
 }
 
 unsigned ntt_context::max_log_size() const { return impl_->max_log; }

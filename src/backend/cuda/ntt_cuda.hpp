@@ -96,6 +96,12 @@ struct ntt_options {
   unsigned elements_per_thread = 4;
 };
 
+// The pass plan for 2^log_n under these options (log_n >= 3; the "by size" zeros resolved):
+// the stage cap per pass, the columns per tile asked for, and the number of passes.
+unsigned ntt_max_stages_per_pass(const ntt_options& o, unsigned log_n);
+unsigned ntt_lanes(const ntt_options& o, unsigned log_n);
+unsigned ntt_pass_count(const ntt_options& o, unsigned log_n);
+
 class ntt_context {
  public:
   // Creates a context on the calling thread's current device with the twiddle table for sizes up to 2^max_log_size

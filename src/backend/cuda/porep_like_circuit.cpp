@@ -160,16 +160,23 @@ porep_like_circuit make_porep_like_circuit(std::size_t constraints, std::size_t 
   out.inputs[0] = fr::one();
   kinds[0] = one;
   for (std::size_t i = 1; i < ni; ++i) out.inputs[i] = fr::from_u64(mix(seed + i)), kinds[i] = other;
+  // Per position class (B candidates j % 4 == 0, the rest), per 10,000: below `other` random,
+  // below `zero` zero (the zero : one ratio of the mix kept), else one.
+  struct thresholds {
+    uint64_t other, zero;
+  };
+  auto class_of = [&](unsigned other) {
+    return thresholds{other, other + (10000 - other) * uint64_t{wmix.zero} / (wmix.zero + wmix.one)};
+  };
+  const unsigned all_other = 10000 - wmix.zero - wmix.one;
+  const thresholds b_class = class_of(wmix.b_other),
+                   rest_class = class_of((4 * all_other > wmix.b_other ? 4 * all_other - wmix.b_other : 0) / 3);
   ex.parallel_for(na, 1 << 16, [&](std::size_t lo, std::size_t hi) {
-    // Per position class, the random share and the zero share of the rest (per 10,000).
-    const unsigned all_other = 10000 - wmix.zero - wmix.one;
-    const unsigned rest_other = (4 * all_other > wmix.b_other ? 4 * all_other - wmix.b_other : 0) / 3;
     for (std::size_t j = lo; j < hi; ++j) {
       const uint64_t x = mix(seed * 0x2545F4914F6CDD1DULL + j) % 10000;
-      const unsigned o = j % 4 == 0 ? wmix.b_other : rest_other;
-      const uint64_t zero_below = o + (10000 - o) * static_cast<uint64_t>(wmix.zero) / (wmix.zero + wmix.one);
+      const thresholds& t = j % 4 == 0 ? b_class : rest_class;
       mix_rng rng{mix(seed ^ (j << 1)) };
-      out.aux[j] = x < o ? fr::random(rng) : x < zero_below ? fr::zero() : fr::one();
+      out.aux[j] = x < t.other ? fr::random(rng) : x < t.zero ? fr::zero() : fr::one();
       kinds[ni + j] = out.aux[j].is_zero() ? zero : out.aux[j] == fr::one() ? one : other;
     }
   });

@@ -25,7 +25,6 @@
 #include <cstdio>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "gadgets/circuit/gadget_instances.hpp"
@@ -272,6 +271,18 @@ std::array<fr, 5> random_top(test::seeded_rng& rng) {
   return {random_254(rng), random_254(rng), fr::random(rng), fr::random(rng), fr::random(rng)};
 }
 
+// A registry instance's witness, tallied into `t` and printed, with its constraint count.
+template <class Circuit>
+void measure_instance(const char* name, const char* inputs, const Circuit& c, tally& t, std::size_t& constraints) {
+  r1cs::witness_builder wb;
+  ASSERT_TRUE(c.synthesize(wb).ok());
+  t.add(wb.aux());
+  constraints = wb.num_constraints();
+  std::printf("%s (%s):\n", name, inputs);
+  print_header();
+  print_row(name, constraints, t);
+}
+
 // --- tests -------------------------------------------------------------------------------------
 
 // One SHA-256 compression (registry instance "sha256-compression", random block): every aux is
@@ -280,13 +291,9 @@ TEST(witness_statistics, Sha256CompressionIsAllBoolean) {
   test::seeded_rng rng;
   instances::sha256_compression c;
   for (uint8_t& b : c.block) b = static_cast<uint8_t>(rng());
-  r1cs::witness_builder wb;
-  ASSERT_TRUE(c.synthesize(wb).ok());
   tally t;
-  t.add(wb.aux());
-  std::printf("sha256-compression (random block):\n");
-  print_header();
-  print_row("sha256-compression", wb.num_constraints(), t);
+  std::size_t constraints = 0;
+  ASSERT_NO_FATAL_FAILURE(measure_instance("sha256-compression", "random block", c, t, constraints));
   EXPECT_EQ(t.total(), 26326u);
   EXPECT_EQ(t.non_boolean(), 0u);
 }
@@ -302,15 +309,11 @@ TEST(witness_statistics, LabelInstance) {
     for (uint8_t& b : p) b = static_cast<uint8_t>(rng());
   instances::sha256_label c;
   c.preimage = instances::make_label_preimage(id, static_cast<uint32_t>(rng() % 11 + 1), rng() % kSectorNodes, parents);
-  r1cs::witness_builder wb;
-  ASSERT_TRUE(c.synthesize(wb).ok());
   tally t;
-  t.add(wb.aux());
-  std::printf("sha256-label-1248 (random preimage):\n");
-  print_header();
-  print_row("sha256-label-1248", wb.num_constraints(), t);
+  std::size_t constraints = 0;
+  ASSERT_NO_FATAL_FAILURE(measure_instance("sha256-label-1248", "random preimage", c, t, constraints));
   EXPECT_EQ(t.non_boolean(), 1u);
-  EXPECT_EQ(wb.num_constraints(), 9754u + 522'268u + 1u);  // allocated preimage bits, hash, packing
+  EXPECT_EQ(constraints, 9754u + 522'268u + 1u);  // allocated preimage bits, hash, packing
 }
 
 struct partition_measurement {
@@ -412,7 +415,7 @@ TEST(witness_statistics, PoRep32GiBCoefficients) {
   ASSERT_TRUE(synthesize_challenge(rec, ch, *g, seg).ok());
   const r1cs::r1cs_shape s = std::move(rec).finish(r1cs::shape_hash::skip);
 
-  std::unordered_map<uint32_t, int> kind;  // coefficient id -> 0: +1, 1: -1, 2: +-2^k (k >= 1), 3: other
+  std::vector<int> kind(s.coeffs.size());  // coefficient id -> 0: +1, 1: -1, 2: +-2^k (k >= 1), 3: other
   {
     std::vector<fr> pow2;
     fr x = fr::one();
