@@ -8,6 +8,12 @@
 //   evenodd_opq   even/odd with n0 hidden from the compiler in a register
 //   evenodd_lazy  no final subtraction: inputs and outputs in [0, 2p) (Fp only; valid as
 //              4p < 2^384), to price the subtraction.
+//   f64        the FP64-pipe product (mont_f64.cuh: 8 signed 48-bit limbs in doubles), chained
+//              in its own form; checked through the conversions from and to 32-bit limbs.
+//   imad+f64   both products at once, to see whether the integer and FP64 pipes overlap:
+//              "ilp" = one thread runs an even/odd chain and an f64 chain interleaved,
+//              "warps" = even warps run even/odd chains, odd warps f64 chains. Reported per
+//              product of either kind (perfect overlap: max of the two alone / 2).
 // Every variant is first checked bit for bit against the CPU's ff::fp / ff::fr product on random
 // canonical inputs plus p-1 (seed printed; CUZK_TEST_SEED overrides), then timed: 2 dependent
 // products per iteration per thread, 270K threads, CUDA events, min of 5 runs. SM-cycles per
@@ -25,6 +31,7 @@
 #include "backend/cuda/fp_device.cuh"
 #include "backend/cuda/fr_device.cuh"
 #include "backend/cuda/mont_evenodd.cuh"
+#include "backend/cuda/mont_f64.cuh"
 
 namespace {
 
@@ -108,6 +115,14 @@ struct fp_wide_call {
   static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_wide_outlined(a, b); }
 };
 
+template <int Chains>
+struct fp_f64_mul {
+  static constexpr const char* name = Chains == 1 ? "fp f64" : "fp f64 x2";
+  static __device__ __forceinline__ dev::fp_f64 mul(const dev::fp_f64& a, const dev::fp_f64& b) {
+    return dev::f64_mont_mul<Chains>(a, b);
+  }
+};
+
 struct fr_cur {
   static constexpr const char* name = "fr cur";
   static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) { return dev::mul_cios(a, b); }
@@ -169,6 +184,43 @@ __global__ void __launch_bounds__(256) rate_kernel(T* data, unsigned iters) {
   }
   data[2 * i] = x;  // keeps the chain live
   data[2 * i + 1] = y;
+}
+
+// f64: from 32-bit limbs, one product, back to canonical 32-bit limbs.
+__global__ void check_f64_kernel(const fp32* a, const fp32* b, fp32* out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dev::f64_to_words(dev::f64_mont_mul<2>(dev::f64_from_words(a[i].v), dev::f64_from_words(b[i].v)), out[i].v);
+}
+
+// Both pipes. ilp: one thread interleaves an even/odd chain and an f64 chain (4 products per
+// iteration). warps: even warps run even/odd chains, odd warps f64 chains (2 products per
+// iteration), the branch outside the loop so that each warp holds only its own chain's state.
+template <bool Ilp, int Chains>
+__global__ void __launch_bounds__(256) mixed_kernel(fp32* d32, dev::fp_f64* d64, unsigned iters) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool f64_warp = (threadIdx.x >> 5) & 1;
+  if (Ilp || !f64_warp) {
+    fp32 x = d32[2 * i], y = d32[2 * i + 1];
+    dev::fp_f64 u, v;
+    if (Ilp) u = d64[2 * i], v = d64[2 * i + 1];
+    for (unsigned k = 0; k < iters; ++k) {
+      x = fp_eo::mul(x, y);
+      if (Ilp) u = dev::f64_mont_mul<Chains>(u, v);
+      y = fp_eo::mul(y, x);
+      if (Ilp) v = dev::f64_mont_mul<Chains>(v, u);
+    }
+    d32[2 * i] = x;
+    d32[2 * i + 1] = y;
+    if (Ilp) d64[2 * i] = u, d64[2 * i + 1] = v;
+  } else {
+    dev::fp_f64 u = d64[2 * i], v = d64[2 * i + 1];
+    for (unsigned k = 0; k < iters; ++k) {
+      u = dev::f64_mont_mul<Chains>(u, v);
+      v = dev::f64_mont_mul<Chains>(v, u);
+    }
+    d64[2 * i] = u;
+    d64[2 * i + 1] = v;
+  }
 }
 
 // ---- host side ----
@@ -289,6 +341,107 @@ void rate(context& cx, unsigned base_iters) {
               good ? "ok" : "WRONG", attr.numRegs, ms[0], ms[ms.size() / 2], products / (ms[0] * 1e-3), cyc);
 }
 
+bool check_f64(context& cx) {
+  using cuzk::ff::fp;
+  const unsigned n = 1u << 16;
+  std::vector<fp> a(n), b(n);
+  std::vector<fp32> ha(n), hb(n), out(n);
+  for (unsigned i = 0; i < n; ++i) {
+    a[i] = fp::random(cx.rng);
+    b[i] = fp::random(cx.rng);
+  }
+  a[0] = b[0] = -fp::one();
+  b[1] = fp::zero();
+  for (unsigned i = 0; i < n; ++i) {
+    ha[i] = to_dev<fp, fp32>(a[i]);
+    hb[i] = to_dev<fp, fp32>(b[i]);
+  }
+  fp32 *da, *db, *dout;
+  CHECK(cudaMalloc(&da, n * sizeof(fp32)));
+  CHECK(cudaMalloc(&db, n * sizeof(fp32)));
+  CHECK(cudaMalloc(&dout, n * sizeof(fp32)));
+  CHECK(cudaMemcpy(da, ha.data(), n * sizeof(fp32), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(db, hb.data(), n * sizeof(fp32), cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(dout, 0xa5, n * sizeof(fp32)));
+  check_f64_kernel<<<(n + 255) / 256, 256>>>(da, db, dout, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemcpy(out.data(), dout, n * sizeof(fp32), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(da));
+  CHECK(cudaFree(db));
+  CHECK(cudaFree(dout));
+  unsigned bad = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (!(from_dev<fp, fp32>(out[i]) == a[i] * b[i])) {
+      if (bad < 3) std::printf("  MISMATCH fp f64 at %u\n", i);
+      ++bad;
+    }
+  if (bad) cx.all_ok = false;
+  return bad == 0;
+}
+
+template <class F>
+float time_kernel(F&& launch) {
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  std::vector<float> ms;
+  for (int rep = 0; rep < 6; ++rep) {  // the first is the warm-up
+    CHECK(cudaEventRecord(e0));
+    launch();
+    CHECK(cudaGetLastError());
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    float t = 0;
+    CHECK(cudaEventElapsedTime(&t, e0, e1));
+    if (rep) ms.push_back(t);
+  }
+  CHECK(cudaEventDestroy(e0));
+  CHECK(cudaEventDestroy(e1));
+  return *std::min_element(ms.begin(), ms.end());
+}
+
+// f64 chains alone (in the double form), then both kinds at once.
+void rate_f64_and_mixed(context& cx, unsigned base_iters) {
+  using cuzk::ff::fp;
+  const bool good = check_f64(cx);
+  const unsigned threads = 256, blocks = 132 * 8;
+  const std::size_t chains = std::size_t{threads} * blocks;
+  const unsigned iters = base_iters * cx.iter_scale;
+  std::vector<fp32> h32(2 * chains);
+  std::vector<dev::fp_f64> h64(2 * chains);
+  for (std::size_t i = 0; i < h32.size(); ++i) {
+    h32[i] = to_dev<fp, fp32>(fp::random(cx.rng));
+    h64[i] = dev::f64_from_words(h32[i].v);
+  }
+  fp32* d32;
+  dev::fp_f64* d64;
+  CHECK(cudaMalloc(&d32, h32.size() * sizeof(fp32)));
+  CHECK(cudaMalloc(&d64, h64.size() * sizeof(dev::fp_f64)));
+  CHECK(cudaMemcpy(d32, h32.data(), h32.size() * sizeof(fp32), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(d64, h64.data(), h64.size() * sizeof(dev::fp_f64), cudaMemcpyHostToDevice));
+  const auto report = [&](const char* name, const void* fn, float ms, double products) {
+    cudaFuncAttributes attr{};
+    CHECK(cudaFuncGetAttributes(&attr, fn));
+    std::printf("%-18s %-5s regs %3d  min %8.3f ms  %.3e /s  %6.2f SM-cycles/product\n", name, good ? "ok" : "WRONG",
+                attr.numRegs, ms, products / (ms * 1e-3), ms * 1e-3 * 1.98e9 * 132 / products);
+  };
+  const auto chains_of = [&]<int Chains>() {
+    using Op = fp_f64_mul<Chains>;
+    const float t64 = time_kernel([&] { rate_kernel<Op, dev::fp_f64><<<blocks, threads>>>(d64, iters); });
+    report(Op::name, reinterpret_cast<const void*>(rate_kernel<Op, dev::fp_f64>), t64, 2.0 * chains * iters);
+    const float t_ilp = time_kernel([&] { mixed_kernel<true, Chains><<<blocks, threads>>>(d32, d64, iters); });
+    report(Chains == 1 ? "imad+f64 ilp" : "imad+f64x2 ilp", reinterpret_cast<const void*>(mixed_kernel<true, Chains>),
+           t_ilp, 4.0 * chains * iters);
+    const float t_w = time_kernel([&] { mixed_kernel<false, Chains><<<blocks, threads>>>(d32, d64, iters); });
+    report(Chains == 1 ? "imad+f64 warps" : "imad+f64x2 warps", reinterpret_cast<const void*>(mixed_kernel<false, Chains>),
+           t_w, 2.0 * chains * iters);
+  };
+  chains_of.template operator()<1>();
+  chains_of.template operator()<2>();
+  CHECK(cudaFree(d32));
+  CHECK(cudaFree(d64));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -316,6 +469,7 @@ int main(int argc, char** argv) {
   rate<fp_cur_call, fp, fp32>(cx, 512);
   rate<fp_eo_call, fp, fp32>(cx, 512);
   rate<fp_wide_call, fp, fp32>(cx, 512);
+  rate_f64_and_mixed(cx, 512);
   rate<fr_cur, fr, fr32>(cx, 1024);
   rate<fr_portable, fr, fr32>(cx, 1024);
   rate<fr_eo, fr, fr32>(cx, 1024);

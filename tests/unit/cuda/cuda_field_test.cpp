@@ -3,6 +3,7 @@
 
 #include "backend/cuda/field_selftest.hpp"
 #include "backend/cuda/mont_evenodd.cuh"
+#include "backend/cuda/mont_f64.cuh"
 #include "support/seed.hpp"
 
 namespace {
@@ -103,6 +104,79 @@ TEST(CudaField, EvenOddAndWideProductsOnHost) {
   cuzk::test::seeded_rng rng;
   check_host_products<fp>(rng);
   check_host_products<fr>(rng);
+}
+
+// The FP64-pipe product (mont_f64.cuh) on the host, where std::fma rounds as the device's DFMA:
+// single products from 32-bit limbs (canonical operands, p - 1, and operands in [p, 2p) as the
+// lazy 32-bit products leave them), chains that stay in the double-limb form, and the limb
+// bounds the header's exactness argument needs.
+TEST(CudaField, Float64ProductOnHost) {
+  namespace dev = cuzk::cuda::dev;
+  using L = limbs32<fp>;
+  cuzk::test::seeded_rng rng;
+  const auto to_f64 = [](const uint32_t (&w)[12]) { return dev::f64_from_words(w); };
+  const auto to_fp = [](const dev::fp_f64& x) {
+    uint32_t w[12];
+    dev::f64_to_words(x, w);
+    fp r;
+    for (int i = 0; i < 6; ++i) r.v.w[i] = w[2 * i] | (static_cast<uint64_t>(w[2 * i + 1]) << 32);
+    return r;
+  };
+  const auto check_bounds = [](const dev::fp_f64& x, int it) {
+    for (int i = 0; i < 7; ++i) ASSERT_LE(std::fabs(x.l[i]), 0x1p47) << "limb " << i << ", iteration " << it;
+    ASSERT_LE(std::fabs(x.l[7]), 0x1p45 + 1) << "top limb, iteration " << it;
+  };
+  // x + p as 32-bit limbs (x canonical, so x + p < 2p < 2^382).
+  const auto plus_p = [](const uint32_t (&x)[12], uint32_t (&r)[12]) {
+    uint64_t c = 0;
+    for (int i = 0; i < 12; ++i) {
+      c += static_cast<uint64_t>(x[i]) + L::limb(i);
+      r[i] = static_cast<uint32_t>(c);
+      c >>= 32;
+    }
+  };
+  for (int it = 0; it < 20000; ++it) {
+    fp a = fp::random(rng), b = fp::random(rng);
+    if (it == 0) a = b = -fp::one();
+    if (it == 1) b = fp::zero();
+    if (it == 2) a = fp::one();
+    uint32_t x[12], y[12];
+    L::split(a, x);
+    L::split(b, y);
+    if (it % 4 == 3) {  // operands in [p, 2p): the same residues
+      uint32_t t[12];
+      plus_p(x, t);
+      std::copy(t, t + 12, x);
+      if (it % 8 == 7) {
+        plus_p(y, t);
+        std::copy(t, t + 12, y);
+      }
+    }
+    const dev::fp_f64 r = dev::f64_mont_mul(to_f64(x), to_f64(y));
+    check_bounds(r, it);
+    ASSERT_EQ(to_fp(r), a * b) << "f64 product, iteration " << it;
+    const dev::fp_f64 r2 = dev::f64_mont_mul<2>(to_f64(x), to_f64(y));
+    for (int i = 0; i < 8; ++i) ASSERT_EQ(r2.l[i], r.l[i]) << "f64 product with two chains, iteration " << it;
+  }
+  // Chains: outputs fed back as inputs, in the double form throughout.
+  for (int chain = 0; chain < 20; ++chain) {
+    fp a = fp::random(rng), b = fp::random(rng);
+    if (chain == 0) a = b = -fp::one();
+    uint32_t x[12], y[12];
+    L::split(a, x);
+    L::split(b, y);
+    dev::fp_f64 u = to_f64(x), v = to_f64(y);
+    for (int k = 0; k < 500; ++k) {
+      u = dev::f64_mont_mul(u, v);
+      v = dev::f64_mont_mul(v, u);
+      a = a * b;
+      b = b * a;
+      check_bounds(u, k);
+      check_bounds(v, k);
+    }
+    ASSERT_EQ(to_fp(u), a) << "f64 chain " << chain;
+    ASSERT_EQ(to_fp(v), b) << "f64 chain " << chain;
+  }
 }
 
 }  // namespace
