@@ -23,8 +23,12 @@
 // per inversion and 10 products at 13.5 SM-cycles per product: ~88-107 and 135 cycles); then
 // the variants of the halving kernel (running products in local memory or global scratch,
 // entries per thread) at 2^max_log with 3 rounds.
+// Reduction segments (cuda_msm_bench reduce): for 2^24, 2^26 and 2^27 (up to max_log), windows
+// around the default and buckets per reduction thread g = 16 .. 256 (g1_msm_options::
+// reduce_segment): median of 3 and the profiled reduction, each result checked.
 // Usage: cuda_msm_bench [max_log (27)] [min_log (16)]
 //        cuda_msm_bench g2 [max_log (24)] [min_log (16)]
+//        cuda_msm_bench reduce [max_log (27)]
 //        cuda_msm_bench affine [max_log (26)] [min_log (20)]
 #include <algorithm>
 #include <chrono>
@@ -194,6 +198,8 @@ int run_g2(unsigned max_log, unsigned min_log) {
 int main(int argc, char** argv) {
   const bool affine_mode = argc > 1 && std::string(argv[1]) == "affine";
   if (affine_mode) --argc, ++argv;
+  const bool reduce_mode = argc > 1 && std::string(argv[1]) == "reduce";
+  if (reduce_mode) --argc, ++argv;
   if (argc > 1 && std::string(argv[1]) == "g2") {
     std::string error;
     cuda::device_info info;
@@ -336,6 +342,37 @@ int main(int argc, char** argv) {
                   p.affine_ms * 1e-3 * sm_hz / adds, p.accumulate_ms,
                   out.to_affine() == want && out2.to_affine() == want ? "OK" : "MISMATCH");
       std::fflush(stdout);
+    }
+    return 0;
+  }
+
+  if (reduce_mode) {
+    // --- reduction segment size x window ------------------------------------------------------------
+    std::printf("\n%-6s %3s %4s %10s %8s  check\n", "n", "c", "g", "median_ms", "reduce");
+    for (unsigned k : {24u, 26u, 27u}) {
+      if (k > max_log) continue;
+      const std::size_t n = std::size_t{1} << k;
+      const ec::g1_affine want = expected(n).to_affine();
+      const unsigned c0 = cuda::default_window_bits(n);
+      for (unsigned c = c0 - 1; c <= c0 + 2; ++c)
+        for (unsigned g : {16u, 32u, 64u, 128u, 256u}) {
+          cuda::g1_msm_options o;
+          o.window_bits = c;
+          o.reduce_segment = g;
+          set(o);
+          ec::g1_jacobian out;
+          const auto t = time_n(n, 3, out);
+          o.profile = true;
+          set(o);
+          ec::g1_jacobian out2;
+          run_once(n, out2);
+          const bool good = out.to_affine() == want && out2.to_affine() == want;
+          std::printf("2^%-4u %3u %4u %10.3f %8.2f  %s\n", k, c, g, t.first, ctx->profile().reduce_ms,
+                      good ? "OK" : "MISMATCH");
+          std::fflush(stdout);
+          if (!good) return 2;
+        }
+      set({});
     }
     return 0;
   }

@@ -706,9 +706,16 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
   const std::size_t range0 = std::max<std::size_t>(4, (pairs + max_threads - 1) / max_threads);
   const std::size_t threads0 = (pairs + range0 - 1) / range0;
 
-  // Reduction segments: g buckets per thread, fewer when the windows give too few threads.
+  // Reduction segments: g buckets per thread. Each thread also pays ~log2(M) doublings for its
+  // segment's offset, so a larger g is cheaper while there are threads enough to fill the device:
+  // measured best g = 64 from about 2^22 buckets (2^27, c = 22: reduction 37.2 -> 32.4 ms, MSM
+  // 689 -> 683 ms; docs/gpu-runs/2026-12-01-msm-reduce-sweep.txt); fewer when the windows give
+  // too few threads.
   unsigned g = opt.reduce_segment;
-  if (g == 0) g = static_cast<std::size_t>(windows) * per_window / 32 >= 65536 ? 32 : 16;
+  if (g == 0) {
+    const std::size_t all = static_cast<std::size_t>(windows) * per_window;
+    g = all / 64 >= 65536 ? 64 : all / 32 >= 65536 ? 32 : 16;
+  }
   g = std::min<unsigned>(g, per_window);
   const unsigned segments = per_window / g;
 
