@@ -265,7 +265,9 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   // overlaps another worker's kernels); steps 1-3 hold it.
   // t.abc = upload + SpMV, without the wait for the lock (that is only in t.total).
   auto t0 = clock_type::now();
-  check(spmv_->upload_witness(dshape, inputs, aux, w, error) && spmv_->synchronize(error), "witness upload", error);
+  // c is the packed upload's device stage (SpMV overwrites it next; sized as SpMV sizes it).
+  check(c.resize(m, error) && spmv_->upload_witness(dshape, inputs, aux, w, &c, error) && spmv_->synchronize(error),
+        "witness upload", error);
   const double upload_seconds = seconds_since(t0);
   std::unique_lock<kernel_region_lock> kernels(*kernel_lock_);
   t0 = clock_type::now();
@@ -338,7 +340,8 @@ void cuda_backend::evaluate_abc(const r1cs::r1cs_shape& shape, std::span<const f
   const auto buffers = reserve((inputs.size() + aux.size() + 3 * m) * fr_bytes, "evaluate_abc buffers");
   device_fr_vector w, da, db, dc;
   std::string error;
-  check(spmv_->upload_witness(dshape, inputs, aux, w, error) && spmv_->evaluate_abc(dshape, w, m, da, db, dc, error) &&
+  check(dc.resize(m, error) && spmv_->upload_witness(dshape, inputs, aux, w, &dc, error) &&
+            spmv_->evaluate_abc(dshape, w, m, da, db, dc, error) &&
             spmv_->synchronize(error) && da.download(a, error) && db.download(b, error) && dc.download(c, error),
         "evaluate_abc", error);
 }

@@ -12,6 +12,7 @@
 #include "backend/cuda/cuda_status.cuh"
 #include "backend/cuda/device_memory.hpp"
 #include "backend/cuda/fr_device.cuh"
+#include "backend/cuda/witness_packing.hpp"
 
 namespace cuzk::cuda {
 
@@ -23,6 +24,10 @@ constexpr unsigned block_threads = 256;
 constexpr std::size_t staging_chunk_bytes = std::size_t{32} << 20;  // per half of the double buffer
 constexpr std::size_t copy_grain_bytes = std::size_t{2} << 20;      // per thread of a parallel host copy
 constexpr auto staging_timeout = std::chrono::seconds(60);
+// Packed witness upload (witness_packing.hpp): elements per chunk; a pinned half and the
+// device staging area hold one chunk's worst case (33.9 MB).
+constexpr std::size_t packed_chunk_elements = std::size_t{1} << 20;
+constexpr std::size_t packed_chunk_bytes = packed_chunk_layout::of(packed_chunk_elements).max_bytes();
 
 unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
 
@@ -232,6 +237,42 @@ std::unique_ptr<device_shape> device_shape::upload(const r1cs::r1cs_shape& s, st
   return d;
 }
 
+// Decodes one packed chunk (witness_packing.hpp) into out[0, count): one thread per code word
+// (16 elements); an "other" value's rank is its block's offset plus the other values among the
+// block's earlier codes (at most 15 words, read through the cache by the block's threads).
+__global__ void unpack_witness_kernel(const std::byte* __restrict__ packed, std::size_t count,
+                                      ff::fr* __restrict__ out) {
+  const std::size_t w = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const packed_chunk_layout l = packed_chunk_layout::of(count);
+  if (w >= l.words) return;
+  const auto* codes = reinterpret_cast<const uint32_t*>(packed);
+  const auto* blocks = codes + l.words;
+  const auto* others = reinterpret_cast<const uint4*>(packed + l.others_offset);
+  constexpr unsigned words_per_block = packed_per_block / packed_per_word;
+  uint32_t rank = blocks[w / words_per_block];
+  for (std::size_t v = w / words_per_block * words_per_block; v < w; ++v) rank += __popc(codes[v] & 0xaaaaaaaau);
+  const ff::fr one = ff::fr::one();
+  const uint4 one_lo = make_uint4(static_cast<uint32_t>(one.v.w[0]), static_cast<uint32_t>(one.v.w[0] >> 32),
+                                  static_cast<uint32_t>(one.v.w[1]), static_cast<uint32_t>(one.v.w[1] >> 32));
+  const uint4 one_hi = make_uint4(static_cast<uint32_t>(one.v.w[2]), static_cast<uint32_t>(one.v.w[2] >> 32),
+                                  static_cast<uint32_t>(one.v.w[3]), static_cast<uint32_t>(one.v.w[3] >> 32));
+  const uint4 zero = make_uint4(0, 0, 0, 0);
+  uint32_t code = codes[w];
+  auto* dst = reinterpret_cast<uint4*>(out);
+  const std::size_t end = min(count, (w + 1) * packed_per_word);
+  for (std::size_t i = w * packed_per_word; i < end; ++i, code >>= 2) {
+    const uint32_t k = code & 3;
+    if (k == packed_other) {
+      dst[2 * i] = others[2 * rank];
+      dst[2 * i + 1] = others[2 * rank + 1];
+      ++rank;
+    } else {
+      dst[2 * i] = k == packed_one ? one_lo : zero;
+      dst[2 * i + 1] = k == packed_one ? one_hi : zero;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // spmv_context
 // ---------------------------------------------------------------------------------------------
@@ -248,6 +289,10 @@ struct spmv_context::impl {
   // Host -> device copy of `bytes`; through two pinned halves when a pool is present (the host
   // memcpy of one chunk overlaps the DMA of the other), else one pageable copy.
   bool copy_in(void* dst, const void* src, std::size_t bytes, std::string& error);
+  // dst[0, src.size()) on the device from src packed chunk by chunk on the host (witness_packing:
+  // the encode of one chunk into a pinned half overlaps the copy and decode of the other);
+  // `stage` is device memory of at least packed_chunk_bytes. Needs the pinned pool.
+  bool pack_in(ff::fr* dst, std::span<const ff::fr> src, void* stage, std::string& error);
   // memcpy, split over `copier`'s threads in pieces of at least copy_grain_bytes.
   void host_copy(char* dst, const char* src, std::size_t n) const {
     if (!copier || n < 2 * copy_grain_bytes) {
@@ -309,13 +354,49 @@ bool spmv_context::impl::copy_in(void* dst, const void* src, std::size_t bytes, 
   return ok(cudaStreamSynchronize(stream), "witness upload", error) && fine;
 }
 
+bool spmv_context::impl::pack_in(ff::fr* dst, std::span<const ff::fr> src, void* stage, std::string& error) {
+  if (src.empty()) return true;
+  pinned_host_pool::buffer buf;
+  try {
+    buf = pinned->acquire(2 * packed_chunk_bytes, std::chrono::duration_cast<std::chrono::milliseconds>(staging_timeout));
+  } catch (const std::exception& e) {
+    error = std::string("witness staging: ") + e.what();
+    return false;
+  }
+  std::byte* halves[2] = {static_cast<std::byte*>(buf.data()), static_cast<std::byte*>(buf.data()) + packed_chunk_bytes};
+  base::serial_executor one_thread;
+  base::executor& ex = copier ? *copier : one_thread;
+  bool fine = true;
+  std::size_t k = 0;
+  for (std::size_t off = 0; off < src.size() && fine; off += packed_chunk_elements, k ^= 1) {
+    const std::size_t n = std::min(packed_chunk_elements, src.size() - off);
+    // The half's previous copy must be done before it is overwritten. The device stage is reused
+    // in stream order: the next copy into it starts after this chunk's decode.
+    fine = ok(cudaEventSynchronize(staged[k]), "witness staging", error);
+    if (!fine) break;
+    const std::size_t bytes = pack_witness_chunk(src.subspan(off, n), halves[k], ex);
+    const unsigned grid = grid_for(packed_chunk_layout::of(n).words);
+    fine = ok(cudaMemcpyAsync(stage, halves[k], bytes, cudaMemcpyHostToDevice, stream), "witness upload", error) &&
+           ok(cudaEventRecord(staged[k], stream), "cudaEventRecord", error);
+    if (!fine) break;
+    unpack_witness_kernel<<<grid, block_threads, 0, stream>>>(static_cast<const std::byte*>(stage), n, dst + off);
+    fine = launched("unpack_witness_kernel", error);
+  }
+  // The buffer goes back to the pool only after its last copy finished.
+  return ok(cudaStreamSynchronize(stream), "witness upload", error) && fine;
+}
+
 bool spmv_context::upload_witness(const device_shape& shape, std::span<const ff::fr> inputs,
-                                  std::span<const ff::fr> aux, device_fr_vector& w, std::string& error) {
+                                  std::span<const ff::fr> aux, device_fr_vector& w, device_fr_vector* stage,
+                                  std::string& error) {
   if (inputs.size() != shape.num_inputs() || aux.size() != shape.num_aux()) {
     error = "spmv_context::upload_witness: witness sizes differ from the shape's";
     return false;
   }
   if (!w.resize(aux.size() + inputs.size(), error)) return false;
+  if (impl_->pinned && stage && stage->size() * sizeof(ff::fr) >= packed_chunk_bytes)
+    return impl_->pack_in(w.device_data(), aux, stage->device_data(), error) &&
+           impl_->copy_in(w.device_data() + aux.size(), inputs.data(), inputs.size_bytes(), error);
   return impl_->copy_in(w.device_data(), aux.data(), aux.size_bytes(), error) &&
          impl_->copy_in(w.device_data() + aux.size(), inputs.data(), inputs.size_bytes(), error);
 }

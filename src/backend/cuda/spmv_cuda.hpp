@@ -80,8 +80,12 @@ class spmv_context {
   spmv_context& operator=(const spmv_context&) = delete;
 
   // w = aux || inputs on the device (resized to num_aux + num_inputs). Waits for the copy.
+  // With a pinned pool and a `stage` vector of at least 34 MB (its contents are overwritten; the
+  // prover passes c, which SpMV writes next), aux crosses PCIe packed: 2 bits per value plus the
+  // values other than 0 and 1 (witness_packing.hpp; a PoRep witness shrinks ~45x), encoded on
+  // `copier`'s threads and decoded on the device. Otherwise plain copies as above.
   bool upload_witness(const device_shape& shape, std::span<const ff::fr> inputs, std::span<const ff::fr> aux,
-                      device_fr_vector& w, std::string& error);
+                      device_fr_vector& w, device_fr_vector* stage, std::string& error);
   // a, b, c (each resized to m) = the domain evaluations (see above); m >= num_constraints +
   // num_inputs. Queued on the context's stream: call synchronize() before other contexts read them.
   bool evaluate_abc(const device_shape& shape, const device_fr_vector& w, std::size_t m, device_fr_vector& a,

@@ -1,7 +1,8 @@
 // The CUDA prover backend against the CPU backend (the oracle), bit for bit:
 //   * device SpMV (evaluate_abc) on random CSR shapes: +-1 and other coefficients in every tag
 //     width (table sizes 2, 40, 1,000, 70,000), empty rows, no aux, non-power-of-two sizes, the
-//     buffer exactly rows + inputs long or padded to the domain;
+//     buffer exactly rows + inputs long or padded to the domain; the witness copied as is and
+//     (pinned pool, m large enough) packed;
 //   * prove_partition on random shapes with random parameters (distinct points, some at
 //     infinity), on the MiMC test circuit k = 10..14 and on random satisfiable circuits with
 //     inputs allocated mid-synthesis (setup from random toxic waste: the proofs also verify);
@@ -191,6 +192,9 @@ TEST(CudaBackend, SpmvMatchesCpuEvaluateAbc) {
       {12345, 4, 9000, 1000, 5, 4},   // 2-byte tags
       {2500, 9, 3000, 70000, 5, 40},  // 4-byte tags, long rows
       {1000, 3, 1200000, 40, 5, 4},   // a 38 MB witness: two staging chunks
+      // m >= 2^20 + 2^16: c can be the packed upload's device stage (34 MB); 2.2M aux values
+      // (a third each zero, one, other): three packed chunks, the last one partial.
+      {1100000, 3, 2200000, 40, 5, 3},
   };
   for (const shape_spec& sp : specs) {
     SCOPED_TRACE("rows " + std::to_string(sp.rows) + ", table " + std::to_string(sp.table));

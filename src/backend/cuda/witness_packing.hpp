@@ -1,0 +1,59 @@
+// The witness in a packed form for its trip over PCIe (plain C++; the device decoder is in
+// spmv_cuda.cu, a host twin here for the tests).
+//
+// Why: a 32 GiB PoRep partition's aux values are 51.4% zero, 47.3% one and 1.31% other
+// (docs/porep-witness-statistics.md), so the 4.2 GB witness carries ~60 MB of information.
+// Copied as is it costs 76 ms of PCIe at 55 GB/s per partition; packed, ~90 MB (1.6 ms), and the
+// host reads the witness once instead of copying it into the pinned staging buffer.
+//
+// Format of one chunk of `count` elements (Montgomery-form Fr values):
+//   codes   ceil(count / 16) 32-bit words, 2 bits per element from the low end:
+//           0 = zero, 1 = one (Montgomery 1), 2 = another value;
+//   blocks  ceil(count / 256) 32-bit words: block b's first "other" value is others[blocks[b]]
+//           (the number of other values in elements [0, 256 b));
+//   others  the other values in order, 32 B each, from a 32-byte aligned offset.
+// A decoder of element i reads its code, and for an "other" value adds to blocks[i / 256] the
+// other values among the codes of its block before i: at most 15 words and a popcount.
+// Worst case (no 0 or 1): count x 32 B + count / 4 + count / 64 bytes, 1.6% above the raw size.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "base/executor.hpp"
+#include "ff/bls12_381.hpp"
+
+namespace cuzk::cuda {
+
+inline constexpr unsigned packed_per_word = 16;    // 2-bit codes per 32-bit word
+inline constexpr unsigned packed_per_block = 256;  // elements per block offset
+inline constexpr uint32_t packed_zero = 0, packed_one = 1, packed_other = 2;
+
+struct packed_chunk_layout {
+  std::size_t count = 0;          // elements
+  std::size_t words = 0;          // code words
+  std::size_t blocks = 0;         // block offsets
+  std::size_t others_offset = 0;  // byte offset of the other values (a multiple of 32)
+
+  static constexpr packed_chunk_layout of(std::size_t count) {
+    packed_chunk_layout l;
+    l.count = count;
+    l.words = (count + packed_per_word - 1) / packed_per_word;
+    l.blocks = (count + packed_per_block - 1) / packed_per_block;
+    l.others_offset = ((l.words + l.blocks) * 4 + 31) / 32 * 32;
+    return l;
+  }
+  constexpr std::size_t bytes(std::size_t others) const { return others_offset + others * sizeof(ff::fr); }
+  constexpr std::size_t max_bytes() const { return bytes(count); }
+};
+
+// Packs src into dst (at least packed_chunk_layout::of(src.size()).max_bytes(), 32-byte
+// aligned), in two passes split over `ex`'s threads: codes and per-block counts, then the
+// other values. Returns the bytes written.
+std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base::executor& ex);
+
+// The host decoder (the device kernel's twin): dst.size() elements from a packed chunk.
+void unpack_witness_chunk(const std::byte* src, std::span<ff::fr> dst);
+
+}  // namespace cuzk::cuda
