@@ -115,6 +115,16 @@ struct fp_wide_call {
   static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_wide_outlined(a, b); }
 };
 
+// The f64 product checked through its conversions: from 32-bit limbs, one product, back to
+// canonical 32-bit limbs.
+struct fp_f64_words {
+  static constexpr const char* name = "fp f64 (words)";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) {
+    fp32 r;
+    dev::f64_to_words(dev::f64_mont_mul<2>(dev::f64_from_words(a.v), dev::f64_from_words(b.v)), r.v);
+    return r;
+  }
+};
 template <int Chains>
 struct fp_f64_mul {
   static constexpr const char* name = Chains == 1 ? "fp f64" : "fp f64 x2";
@@ -184,12 +194,6 @@ __global__ void __launch_bounds__(256) rate_kernel(T* data, unsigned iters) {
   }
   data[2 * i] = x;  // keeps the chain live
   data[2 * i + 1] = y;
-}
-
-// f64: from 32-bit limbs, one product, back to canonical 32-bit limbs.
-__global__ void check_f64_kernel(const fp32* a, const fp32* b, fp32* out, unsigned n) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) dev::f64_to_words(dev::f64_mont_mul<2>(dev::f64_from_words(a[i].v), dev::f64_from_words(b[i].v)), out[i].v);
 }
 
 // Both pipes. ilp: one thread interleaves an even/odd chain and an f64 chain (4 products per
@@ -304,88 +308,15 @@ bool check(context& cx) {
   return bad == 0;
 }
 
-template <class Op, class F, class T>
-void rate(context& cx, unsigned base_iters) {
-  const bool good = check<Op, F, T>(cx);
-  const unsigned threads = 256, blocks = 132 * 8;
-  const std::size_t chains = std::size_t{threads} * blocks;
-  const unsigned iters = base_iters * cx.iter_scale;
-  std::vector<T> h(2 * chains);
-  for (auto& x : h) x = to_dev<F, T>(F::random(cx.rng));
-  T* d;
-  CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  cudaFuncAttributes attr{};
-  CHECK(cudaFuncGetAttributes(&attr, rate_kernel<Op, T>));
-  std::vector<float> ms;
-  for (int rep = 0; rep < 6; ++rep) {  // the first is the warm-up
-    CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-    CHECK(cudaEventRecord(e0));
-    rate_kernel<Op, T><<<blocks, threads>>>(d, iters);
-    CHECK(cudaGetLastError());
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, e0, e1));
-    if (rep) ms.push_back(t);
-  }
-  CHECK(cudaFree(d));
-  CHECK(cudaEventDestroy(e0));
-  CHECK(cudaEventDestroy(e1));
-  std::sort(ms.begin(), ms.end());
-  const double products = 2.0 * chains * iters;
-  const double cyc = ms[0] * 1e-3 * 1.98e9 * 132 / products;
-  std::printf("%-18s %-5s regs %3d  min %8.3f ms  med %8.3f ms  %.3e /s  %6.2f SM-cycles/product\n", Op::name,
-              good ? "ok" : "WRONG", attr.numRegs, ms[0], ms[ms.size() / 2], products / (ms[0] * 1e-3), cyc);
-}
-
-bool check_f64(context& cx) {
-  using cuzk::ff::fp;
-  const unsigned n = 1u << 16;
-  std::vector<fp> a(n), b(n);
-  std::vector<fp32> ha(n), hb(n), out(n);
-  for (unsigned i = 0; i < n; ++i) {
-    a[i] = fp::random(cx.rng);
-    b[i] = fp::random(cx.rng);
-  }
-  a[0] = b[0] = -fp::one();
-  b[1] = fp::zero();
-  for (unsigned i = 0; i < n; ++i) {
-    ha[i] = to_dev<fp, fp32>(a[i]);
-    hb[i] = to_dev<fp, fp32>(b[i]);
-  }
-  fp32 *da, *db, *dout;
-  CHECK(cudaMalloc(&da, n * sizeof(fp32)));
-  CHECK(cudaMalloc(&db, n * sizeof(fp32)));
-  CHECK(cudaMalloc(&dout, n * sizeof(fp32)));
-  CHECK(cudaMemcpy(da, ha.data(), n * sizeof(fp32), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(db, hb.data(), n * sizeof(fp32), cudaMemcpyHostToDevice));
-  CHECK(cudaMemset(dout, 0xa5, n * sizeof(fp32)));
-  check_f64_kernel<<<(n + 255) / 256, 256>>>(da, db, dout, n);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(out.data(), dout, n * sizeof(fp32), cudaMemcpyDeviceToHost));
-  CHECK(cudaFree(da));
-  CHECK(cudaFree(db));
-  CHECK(cudaFree(dout));
-  unsigned bad = 0;
-  for (unsigned i = 0; i < n; ++i)
-    if (!(from_dev<fp, fp32>(out[i]) == a[i] * b[i])) {
-      if (bad < 3) std::printf("  MISMATCH fp f64 at %u\n", i);
-      ++bad;
-    }
-  if (bad) cx.all_ok = false;
-  return bad == 0;
-}
-
-template <class F>
-float time_kernel(F&& launch) {
+// Min and median of 5 timed launches after a warm-up; prepare() runs before each, untimed.
+template <class P, class L>
+std::pair<float, float> time_kernel(P&& prepare, L&& launch) {
   cudaEvent_t e0, e1;
   CHECK(cudaEventCreate(&e0));
   CHECK(cudaEventCreate(&e1));
   std::vector<float> ms;
   for (int rep = 0; rep < 6; ++rep) {  // the first is the warm-up
+    prepare();
     CHECK(cudaEventRecord(e0));
     launch();
     CHECK(cudaGetLastError());
@@ -397,13 +328,36 @@ float time_kernel(F&& launch) {
   }
   CHECK(cudaEventDestroy(e0));
   CHECK(cudaEventDestroy(e1));
-  return *std::min_element(ms.begin(), ms.end());
+  std::sort(ms.begin(), ms.end());
+  return {ms.front(), ms[ms.size() / 2]};
+}
+
+template <class Op, class F, class T>
+void rate(context& cx, unsigned base_iters) {
+  const bool good = check<Op, F, T>(cx);
+  const unsigned threads = 256, blocks = 132 * 8;
+  const std::size_t chains = std::size_t{threads} * blocks;
+  const unsigned iters = base_iters * cx.iter_scale;
+  std::vector<T> h(2 * chains);
+  for (auto& x : h) x = to_dev<F, T>(F::random(cx.rng));
+  T* d;
+  CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, rate_kernel<Op, T>));
+  const auto [ms_min, ms_med] = time_kernel(
+      [&] { CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice)); },
+      [&] { rate_kernel<Op, T><<<blocks, threads>>>(d, iters); });
+  CHECK(cudaFree(d));
+  const double products = 2.0 * chains * iters;
+  const double cyc = ms_min * 1e-3 * 1.98e9 * 132 / products;
+  std::printf("%-18s %-5s regs %3d  min %8.3f ms  med %8.3f ms  %.3e /s  %6.2f SM-cycles/product\n", Op::name,
+              good ? "ok" : "WRONG", attr.numRegs, ms_min, ms_med, products / (ms_min * 1e-3), cyc);
 }
 
 // f64 chains alone (in the double form), then both kinds at once.
 void rate_f64_and_mixed(context& cx, unsigned base_iters) {
   using cuzk::ff::fp;
-  const bool good = check_f64(cx);
+  const bool good = check<fp_f64_words, cuzk::ff::fp, fp32>(cx);
   const unsigned threads = 256, blocks = 132 * 8;
   const std::size_t chains = std::size_t{threads} * blocks;
   const unsigned iters = base_iters * cx.iter_scale;
@@ -427,12 +381,12 @@ void rate_f64_and_mixed(context& cx, unsigned base_iters) {
   };
   const auto chains_of = [&]<int Chains>() {
     using Op = fp_f64_mul<Chains>;
-    const float t64 = time_kernel([&] { rate_kernel<Op, dev::fp_f64><<<blocks, threads>>>(d64, iters); });
+    const float t64 = time_kernel([] {}, [&] { rate_kernel<Op, dev::fp_f64><<<blocks, threads>>>(d64, iters); }).first;
     report(Op::name, reinterpret_cast<const void*>(rate_kernel<Op, dev::fp_f64>), t64, 2.0 * chains * iters);
-    const float t_ilp = time_kernel([&] { mixed_kernel<true, Chains><<<blocks, threads>>>(d32, d64, iters); });
+    const float t_ilp = time_kernel([] {}, [&] { mixed_kernel<true, Chains><<<blocks, threads>>>(d32, d64, iters); }).first;
     report(Chains == 1 ? "imad+f64 ilp" : "imad+f64x2 ilp", reinterpret_cast<const void*>(mixed_kernel<true, Chains>),
            t_ilp, 4.0 * chains * iters);
-    const float t_w = time_kernel([&] { mixed_kernel<false, Chains><<<blocks, threads>>>(d32, d64, iters); });
+    const float t_w = time_kernel([] {}, [&] { mixed_kernel<false, Chains><<<blocks, threads>>>(d32, d64, iters); }).first;
     report(Chains == 1 ? "imad+f64 warps" : "imad+f64x2 warps", reinterpret_cast<const void*>(mixed_kernel<false, Chains>),
            t_w, 2.0 * chains * iters);
   };

@@ -293,6 +293,16 @@ struct spmv_context::impl {
   // the encode of one chunk into a pinned half overlaps the copy and decode of the other);
   // `stage` is device memory of at least packed_chunk_bytes. Needs the pinned pool.
   bool pack_in(ff::fr* dst, std::span<const ff::fr> src, void* stage, std::string& error);
+  // A pinned staging buffer of `bytes` from the pool (waits up to staging_timeout).
+  bool acquire_staging(std::size_t bytes, pinned_host_pool::buffer& buf, std::string& error) {
+    try {
+      buf = pinned->acquire(bytes, std::chrono::duration_cast<std::chrono::milliseconds>(staging_timeout));
+      return true;
+    } catch (const std::exception& e) {
+      error = std::string("witness staging: ") + e.what();
+      return false;
+    }
+  }
   // memcpy, split over `copier`'s threads in pieces of at least copy_grain_bytes.
   void host_copy(char* dst, const char* src, std::size_t n) const {
     if (!copier || n < 2 * copy_grain_bytes) {
@@ -331,12 +341,7 @@ bool spmv_context::impl::copy_in(void* dst, const void* src, std::size_t bytes, 
   }
   const std::size_t chunk = std::min(bytes, staging_chunk_bytes);
   pinned_host_pool::buffer buf;
-  try {
-    buf = pinned->acquire(2 * chunk, std::chrono::duration_cast<std::chrono::milliseconds>(staging_timeout));
-  } catch (const std::exception& e) {
-    error = std::string("witness staging: ") + e.what();
-    return false;
-  }
+  if (!acquire_staging(2 * chunk, buf, error)) return false;
   char* halves[2] = {static_cast<char*>(buf.data()), static_cast<char*>(buf.data()) + chunk};
   bool fine = true;
   std::size_t k = 0;
@@ -357,12 +362,7 @@ bool spmv_context::impl::copy_in(void* dst, const void* src, std::size_t bytes, 
 bool spmv_context::impl::pack_in(ff::fr* dst, std::span<const ff::fr> src, void* stage, std::string& error) {
   if (src.empty()) return true;
   pinned_host_pool::buffer buf;
-  try {
-    buf = pinned->acquire(2 * packed_chunk_bytes, std::chrono::duration_cast<std::chrono::milliseconds>(staging_timeout));
-  } catch (const std::exception& e) {
-    error = std::string("witness staging: ") + e.what();
-    return false;
-  }
+  if (!acquire_staging(2 * packed_chunk_bytes, buf, error)) return false;
   std::byte* halves[2] = {static_cast<std::byte*>(buf.data()), static_cast<std::byte*>(buf.data()) + packed_chunk_bytes};
   base::serial_executor one_thread;
   base::executor& ex = copier ? *copier : one_thread;
