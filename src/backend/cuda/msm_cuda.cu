@@ -105,22 +105,46 @@ __global__ void canonical_scalars_kernel(const ff::fr* __restrict__ in, uint4* _
 }
 
 // ---------------------------------------------------------------------------------------------
-// 2. Signed digits of windows [w0, w0 + g): key = (w - w0) << c | |d|, value = index << 1 | sign.
-// Raw window value plus the carry; above 2^(c-1) it becomes raw - 2^c (carry 1 into the next).
-// k < 2^254 and W c >= 255 keep the top window's digit <= 2^(c-1) (no carry out).
+// 2. Windows: W = ceil(255 / c) windows cover the 255 bits, each of floor(255 / W) or one more
+// bits (the `wide` lowest ones), so that W c - 255 spare bits do not all land in one window:
+// a window of c - 1 bits has half the buckets of a c-bit one. Buckets keep the c-bit layout
+// (2^(c-1) per window), so a narrow window's upper half stays the identity, which the reduction
+// passes over without products (2^27, c = 22: 9 of 12 windows narrow).
 // ---------------------------------------------------------------------------------------------
-__global__ void digits_kernel(const uint4* __restrict__ scalars, std::size_t n, unsigned c, unsigned w0, unsigned g,
-                              uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
+struct window_plan {
+  unsigned count = 0;   // W
+  unsigned narrow = 0;  // bits of the narrow windows
+  unsigned wide = 0;    // windows with narrow + 1 bits (the lowest ones)
+  unsigned c = 0;       // the widest window's bits: keys and bucket layout
+  static window_plan of(unsigned c_requested) {
+    window_plan p;
+    p.count = (255 + c_requested - 1) / c_requested;
+    p.narrow = 255 / p.count;
+    p.wide = 255 - p.count * p.narrow;
+    p.c = p.wide ? p.narrow + 1 : p.narrow;
+    return p;
+  }
+  __host__ __device__ unsigned bits(unsigned w) const { return narrow + (w < wide ? 1 : 0); }
+  __host__ __device__ unsigned offset(unsigned w) const { return w * narrow + (w < wide ? w : wide); }
+};
+
+// Signed digits of windows [w0, w0 + g): key = (w - w0) << plan.c | |d|, value = index << 1 |
+// sign. Raw window value plus the carry; above 2^(b-1) (b = the window's bits) it becomes raw - 2^b
+// (carry 1 into the next). k < 2^254 and 255 bits of windows keep the top window's digit
+// <= 2^(b-1) (no carry out).
+// ---------------------------------------------------------------------------------------------
+__global__ void digits_kernel(const uint4* __restrict__ scalars, std::size_t n, window_plan plan, unsigned w0,
+                              unsigned g, uint32_t* __restrict__ keys, uint32_t* __restrict__ vals) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const uint4 a = scalars[2 * i], b = scalars[2 * i + 1];
   const uint32_t neg = b.w >> 31;
   // 9 words so that a window reaching past bit 255 reads zeros.
   const uint32_t k[9] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w & 0x7fffffffu, 0};
-  const uint32_t mask = (1u << c) - 1, half = 1u << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < w0 + g; ++w) {
-    const unsigned bit = w * c, word = bit / 32, off = bit % 32;
+    const unsigned c = plan.bits(w), bit = plan.offset(w), word = bit / 32, off = bit % 32;
+    const uint32_t mask = (1u << c) - 1, half = 1u << (c - 1);
     uint32_t raw = 0;
     if (word < 8) {
       uint64_t pair = k[word] | (static_cast<uint64_t>(k[word + 1]) << 32);
@@ -139,7 +163,7 @@ __global__ void digits_kernel(const uint4* __restrict__ scalars, std::size_t n, 
     }
     if (w >= w0) {
       const std::size_t slot = static_cast<std::size_t>(w - w0) * n + i;
-      keys[slot] = ((w - w0) << c) | mag;
+      keys[slot] = ((w - w0) << plan.c) | mag;
       vals[slot] = (static_cast<uint32_t>(i) << 1) | (sign ^ neg);
     }
   }
@@ -274,7 +298,7 @@ __global__ void __launch_bounds__(block_threads) reduce_segments_kernel(const ty
     r = ops::add(r, dev::load_xyzz(b + i));
     a = ops::add(a, r);
   }
-  const uint32_t mult = j * g;
+  const uint32_t mult = ops::is_identity(r) ? 0 : j * g;  // identity segments: a narrow window's top
   xyzz q = ops::identity();
   for (int bit = 31 - __clz(mult | 1); bit >= 0 && mult; --bit) {
     q = ops::dbl(q);
@@ -323,10 +347,12 @@ struct scratch {
 
 }  // namespace
 
-// Best measured window per log2 n on the H200 (cuda_msm_bench window sweep, docs/gpu.md);
-// below 2^16 fixed costs dominate and c = log2 n - 5 (at least 4) is used.
+// Best measured window per log2 n on the H200 (cuda_msm_bench window sweep, docs/gpu.md; 2^26
+// moved from 20 to 22 with the balanced widths: 361.9 -> 349.8 ms,
+// docs/gpu-runs/2026-12-01-msm-g1-balanced-windows.txt); below 2^16 fixed costs dominate and
+// c = log2 n - 5 (at least 4) is used.
 unsigned default_window_bits(std::size_t n) {
-  static constexpr unsigned measured[] = {8, 11, 12, 14, 16, 16, 17, 17, 17, 20, 20, 22};  // 2^16 .. 2^27
+  static constexpr unsigned measured[] = {8, 11, 12, 14, 16, 16, 17, 17, 17, 20, 22, 22};  // 2^16 .. 2^27
   unsigned lg = 0;
   while (lg < 40 && (std::size_t{2} << lg) <= n) ++lg;  // floor(log2 n), 0 for n <= 1
   if (lg < 16) return std::max(4u, lg > 5 ? lg - 5 : 0u);
@@ -674,8 +700,8 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
   next_event = 0;
   out = out.identity();
   if (n == 0) return true;
-  const unsigned c = opt.window_bits ? opt.window_bits : default_window_bits(n);
-  const unsigned windows = (255 + c - 1) / c;
+  const window_plan plan = window_plan::of(opt.window_bits ? opt.window_bits : default_window_bits(n));
+  const unsigned c = plan.c, windows = plan.count;
   const uint32_t per_window = 1u << (c - 1);
   // Windows per sort: as many as fit the pair budget; keys need c + ceil(log2 group) bits.
   unsigned group = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(windows, opt.max_pairs_per_sort / n)));
@@ -752,7 +778,7 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
     const std::size_t count = n * g_now;
     unsigned bits_now = 0;
     while ((1u << bits_now) < g_now) ++bits_now;
-    digits_kernel<<<grid_for(n, block_threads), block_threads, 0, stream>>>(kscalars.as<uint4>(), n, c, w0, g_now,
+    digits_kernel<<<grid_for(n, block_threads), block_threads, 0, stream>>>(kscalars.as<uint4>(), n, plan, w0, g_now,
                                                                             keys0.as<uint32_t>(), vals0.as<uint32_t>());
     if (!launched("digits_kernel", error)) return false;
     const int e_d = mark(error);
@@ -843,11 +869,11 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
     return false;
   const int e_end = mark(error);  // recorded after the copy completed
 
-  // Host: per-window sums, then Horner over windows (c doublings each).
+  // Host: per-window sums, then Horner over windows (as many doublings as the window has bits).
   const auto host_start = std::chrono::steady_clock::now();
   host_xyzz acc = host_xyzz::identity();
   for (unsigned w = windows; w-- > 0;) {
-    for (unsigned i = 0; i < c && !acc.is_identity(); ++i) acc = acc.dbl();
+    for (unsigned i = 0; i < plan.bits(w) && !acc.is_identity(); ++i) acc = acc.dbl();
     for (unsigned j = 0; j < have; ++j) acc = acc + tail[static_cast<std::size_t>(w) * have + j];
   }
   out = acc.to_jacobian();

@@ -7,7 +7,9 @@
 //
 // Algorithm (docs/gpu.md has the measurements and the window choice):
 //   1. scalars (Montgomery Fr) -> canonical k; k > (r-1)/2 becomes r - k with the point negated
-//      (k < 2^254); signed c-bit digits d in [-2^(c-1)+1, 2^(c-1)] over W = ceil(255/c) windows;
+//      (k < 2^254); W = ceil(255/c) windows of floor(255/W) or one more bits (the spare bits
+//      spread: 2^27, c = 22 gives 3 windows of 22 bits and 9 of 21), signed digits d in
+//      [-2^(b-1)+1, 2^(b-1)] for a window of b bits;
 //   2. per group of windows, (key = window|bucket |d|, value = point index|sign) pairs, sorted by
 //      key on the device (CUB radix sort over c + log2(group) bits);
 //   3. accumulation balanced by entries, not buckets: the sorted list is cut into equal ranges,
