@@ -199,40 +199,31 @@ CUZK_F64_HD fp_f64 f64_from_words(const uint32_t w[12]) {
 CUZK_F64_HD void f64_to_words(const fp_f64& a, uint32_t w[12]) {
   using namespace f64_detail;
   constexpr int64_t pl[8] = CUZK_F64_P_LIMBS;
-  // Non-negative 48-bit digits with an arithmetic carry; the last carry is the sign part.
+  // Non-negative 48-bit digits of sum limb(i) 2^(48 i) into out, returning the arithmetic carry
+  // out of the top (the sign part): value = sum out_i 2^(48 i) + carry 2^384.
+  const auto digits = [](const auto& limb, uint64_t(&out)[8]) {
+    int64_t c = 0;
+    CUZK_F64_UNROLL
+    for (int i = 0; i < 8; ++i) {
+      const int64_t s = limb(i) + c;
+      out[i] = static_cast<uint64_t>(s) & mask_48;
+      c = (s - static_cast<int64_t>(out[i])) / two_48;  // exact: s - out_i is a multiple of 2^48
+    }
+    return c;
+  };
   uint64_t d[8];
-  int64_t carry = 0;
-  CUZK_F64_UNROLL
-  for (int i = 0; i < 8; ++i) {
-    const int64_t s = static_cast<int64_t>(a.l[i]) + carry;
-    d[i] = static_cast<uint64_t>(s) & mask_48;
-    carry = (s - static_cast<int64_t>(d[i])) / two_48;  // exact: s - d is a multiple of 2^48
+  int64_t carry = digits([&](int i) { return static_cast<int64_t>(a.l[i]); }, d);
+  // carry is -1 or 0 for |value| < 2p: add p while negative, then subtract p while the difference
+  // is not negative; at most two steps each way.
+  for (int step = 0; step < 2 && carry < 0; ++step)
+    carry += digits([&](int i) { return static_cast<int64_t>(d[i]) + pl[i]; }, d);
+  for (int step = 0; step < 2; ++step) {
+    uint64_t t[8];
+    const int64_t c = carry + digits([&](int i) { return static_cast<int64_t>(d[i]) - pl[i]; }, t);
+    if (c < 0) break;
+    for (int i = 0; i < 8; ++i) d[i] = t[i];
+    carry = c;
   }
-  // value = sum d_i 2^(48 i) + carry 2^384, with carry in {-2, -1, 0, 1}: add or subtract p
-  // until the value is in [0, p); at most two steps each way for |value| < 2p.
-  const auto add_p = [&](int sign) {
-    int64_t c = 0;
-    CUZK_F64_UNROLL
-    for (int i = 0; i < 8; ++i) {
-      const int64_t s = static_cast<int64_t>(d[i]) + sign * pl[i] + c;
-      d[i] = static_cast<uint64_t>(s) & mask_48;
-      c = (s - static_cast<int64_t>(d[i])) / two_48;
-    }
-    carry += c;
-  };
-  const auto at_least_p = [&]() {
-    if (carry != 0) return carry > 0;
-    // Compare sum d_i 2^(48 i) with p: subtract p and look at the borrow.
-    int64_t c = 0;
-    CUZK_F64_UNROLL
-    for (int i = 0; i < 8; ++i) {
-      const int64_t s = static_cast<int64_t>(d[i]) - pl[i] + c;
-      c = (s - static_cast<int64_t>(static_cast<uint64_t>(s) & mask_48)) / two_48;
-    }
-    return c >= 0;
-  };
-  for (int step = 0; step < 2 && carry < 0; ++step) add_p(+1);
-  for (int step = 0; step < 2 && at_least_p(); ++step) add_p(-1);
   CUZK_F64_UNROLL
   for (int i = 0; i < 12; ++i) {
     const int bit = 32 * i, k = bit / 48, off = bit % 48;

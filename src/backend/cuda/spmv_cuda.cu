@@ -238,39 +238,11 @@ std::unique_ptr<device_shape> device_shape::upload(const r1cs::r1cs_shape& s, st
 }
 
 // Decodes one packed chunk (witness_packing.hpp) into out[0, count): one thread per code word
-// (16 elements); an "other" value's rank is its block's offset plus the other values among the
-// block's earlier codes (at most 15 words, read through the cache by the block's threads).
+// (16 elements); the block offsets' popcounts read through the cache by the block's threads.
 __global__ void unpack_witness_kernel(const std::byte* __restrict__ packed, std::size_t count,
                                       ff::fr* __restrict__ out) {
   const std::size_t w = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const packed_chunk_layout l = packed_chunk_layout::of(count);
-  if (w >= l.words) return;
-  const auto* codes = reinterpret_cast<const uint32_t*>(packed);
-  const auto* blocks = codes + l.words;
-  const auto* others = reinterpret_cast<const uint4*>(packed + l.others_offset);
-  constexpr unsigned words_per_block = packed_per_block / packed_per_word;
-  uint32_t rank = blocks[w / words_per_block];
-  for (std::size_t v = w / words_per_block * words_per_block; v < w; ++v) rank += __popc(codes[v] & 0xaaaaaaaau);
-  const ff::fr one = ff::fr::one();
-  const uint4 one_lo = make_uint4(static_cast<uint32_t>(one.v.w[0]), static_cast<uint32_t>(one.v.w[0] >> 32),
-                                  static_cast<uint32_t>(one.v.w[1]), static_cast<uint32_t>(one.v.w[1] >> 32));
-  const uint4 one_hi = make_uint4(static_cast<uint32_t>(one.v.w[2]), static_cast<uint32_t>(one.v.w[2] >> 32),
-                                  static_cast<uint32_t>(one.v.w[3]), static_cast<uint32_t>(one.v.w[3] >> 32));
-  const uint4 zero = make_uint4(0, 0, 0, 0);
-  uint32_t code = codes[w];
-  auto* dst = reinterpret_cast<uint4*>(out);
-  const std::size_t end = min(count, (w + 1) * packed_per_word);
-  for (std::size_t i = w * packed_per_word; i < end; ++i, code >>= 2) {
-    const uint32_t k = code & 3;
-    if (k == packed_other) {
-      dst[2 * i] = others[2 * rank];
-      dst[2 * i + 1] = others[2 * rank + 1];
-      ++rank;
-    } else {
-      dst[2 * i] = k == packed_one ? one_lo : zero;
-      dst[2 * i + 1] = k == packed_one ? one_hi : zero;
-    }
-  }
+  if (w < packed_chunk_layout::of(count).words) unpack_witness_word(packed, count, w, out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,11 +366,10 @@ bool spmv_context::upload_witness(const device_shape& shape, std::span<const ff:
     return false;
   }
   if (!w.resize(aux.size() + inputs.size(), error)) return false;
-  if (impl_->pinned && stage && stage->size() * sizeof(ff::fr) >= packed_chunk_bytes)
-    return impl_->pack_in(w.device_data(), aux, stage->device_data(), error) &&
-           impl_->copy_in(w.device_data() + aux.size(), inputs.data(), inputs.size_bytes(), error);
-  return impl_->copy_in(w.device_data(), aux.data(), aux.size_bytes(), error) &&
-         impl_->copy_in(w.device_data() + aux.size(), inputs.data(), inputs.size_bytes(), error);
+  const bool packed = impl_->pinned && stage && stage->size() * sizeof(ff::fr) >= packed_chunk_bytes;
+  const bool aux_in = packed ? impl_->pack_in(w.device_data(), aux, stage->device_data(), error)
+                             : impl_->copy_in(w.device_data(), aux.data(), aux.size_bytes(), error);
+  return aux_in && impl_->copy_in(w.device_data() + aux.size(), inputs.data(), inputs.size_bytes(), error);
 }
 
 bool spmv_context::evaluate_abc(const device_shape& shape, const device_fr_vector& w, std::size_t m,

@@ -10,7 +10,6 @@ namespace {
 
 // Blocks per parallel task: 256 blocks = 64K elements = 2 MB read.
 constexpr std::size_t blocks_per_task = 256;
-constexpr uint32_t other_bits = 0xaaaaaaaau;  // the high bit of every 2-bit code
 
 // Branch-free: zero and one are about equally likely and interleaved at random in a PoRep
 // witness, so a branch on them mispredicts about half the time (8.5 ns per value against ~1).
@@ -32,17 +31,17 @@ std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base
   auto* others = reinterpret_cast<ff::fr*>(dst + l.others_offset);
   const ff::fr one = ff::fr::one();
   const std::size_t n = src.size();
+  const auto block_end = [&](std::size_t b) { return std::min(l.words, (b + 1) * packed_words_per_block); };
   // Pass 1: codes, and each block's count of other values (in blocks[b] for now).
   ex.parallel_for(l.blocks, blocks_per_task, [&](std::size_t b0, std::size_t b1) {
     for (std::size_t b = b0; b < b1; ++b) {
       uint32_t count = 0;
-      const std::size_t w_end = std::min(l.words, (b + 1) * (packed_per_block / packed_per_word));
-      for (std::size_t w = b * (packed_per_block / packed_per_word); w < w_end; ++w) {
+      for (std::size_t w = b * packed_words_per_block; w < block_end(b); ++w) {
         uint32_t word = 0;
         const std::size_t e_end = std::min(n, (w + 1) * packed_per_word);
         for (std::size_t i = w * packed_per_word, k = 0; i < e_end; ++i, k += 2) word |= code_of(src[i], one) << k;
         codes[w] = word;
-        count += static_cast<uint32_t>(std::popcount(word & other_bits));
+        count += static_cast<uint32_t>(std::popcount(word & packed_other_bits));
       }
       blocks[b] = count;
     }
@@ -58,9 +57,8 @@ std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base
   ex.parallel_for(l.blocks, blocks_per_task, [&](std::size_t b0, std::size_t b1) {
     for (std::size_t b = b0; b < b1; ++b) {
       uint32_t at = blocks[b];
-      const std::size_t w_end = std::min(l.words, (b + 1) * (packed_per_block / packed_per_word));
-      for (std::size_t w = b * (packed_per_block / packed_per_word); w < w_end; ++w) {
-        for (uint32_t rest = codes[w] & other_bits; rest; rest &= rest - 1) {
+      for (std::size_t w = b * packed_words_per_block; w < block_end(b); ++w) {
+        for (uint32_t rest = codes[w] & packed_other_bits; rest; rest &= rest - 1) {
           const std::size_t i = w * packed_per_word + static_cast<std::size_t>(std::countr_zero(rest)) / 2;
           std::memcpy(&others[at++], &src[i], sizeof(ff::fr));
         }
@@ -71,25 +69,8 @@ std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base
 }
 
 void unpack_witness_chunk(const std::byte* src, std::span<ff::fr> dst) {
-  const packed_chunk_layout l = packed_chunk_layout::of(dst.size());
-  const auto* codes = reinterpret_cast<const uint32_t*>(src);
-  const auto* blocks = codes + l.words;
-  const auto* others = reinterpret_cast<const ff::fr*>(src + l.others_offset);
-  for (std::size_t i = 0; i < dst.size(); ++i) {
-    const std::size_t w = i / packed_per_word;
-    const uint32_t code = (codes[w] >> (2 * (i % packed_per_word))) & 3;
-    if (code == packed_other) {
-      // Other values before i in its block: whole words, then the lower codes of its word.
-      uint32_t rank = blocks[i / packed_per_block];
-      for (std::size_t v = i / packed_per_block * (packed_per_block / packed_per_word); v < w; ++v)
-        rank += static_cast<uint32_t>(std::popcount(codes[v] & other_bits));
-      const uint32_t below = (uint32_t{1} << (2 * (i % packed_per_word))) - 1;
-      rank += static_cast<uint32_t>(std::popcount(codes[w] & other_bits & below));
-      dst[i] = others[rank];
-    } else {
-      dst[i] = code == packed_one ? ff::fr::one() : ff::fr::zero();
-    }
-  }
+  const std::size_t words = packed_chunk_layout::of(dst.size()).words;
+  for (std::size_t w = 0; w < words; ++w) unpack_witness_word(src, dst.size(), w, dst.data());
 }
 
 }  // namespace cuzk::cuda

@@ -12,11 +12,13 @@
 //   blocks  ceil(count / 256) 32-bit words: block b's first "other" value is others[blocks[b]]
 //           (the number of other values in elements [0, 256 b));
 //   others  the other values in order, 32 B each, from a 32-byte aligned offset.
-// A decoder of element i reads its code, and for an "other" value adds to blocks[i / 256] the
-// other values among the codes of its block before i: at most 15 words and a popcount.
+// A decoder of code word w (unpack_witness_word, shared by the device kernel and the host
+// decoder) starts from blocks[w / 16] plus the other values among the block's earlier words (at
+// most 15 popcounts) and walks its 16 codes.
 // Worst case (no 0 or 1): count x 32 B + count / 4 + count / 64 bytes, 1.6% above the raw size.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -24,11 +26,19 @@
 #include "base/executor.hpp"
 #include "ff/bls12_381.hpp"
 
+#if defined(__CUDACC__)
+#define CUZK_PACK_HD __host__ __device__ __forceinline__
+#else
+#define CUZK_PACK_HD inline
+#endif
+
 namespace cuzk::cuda {
 
 inline constexpr unsigned packed_per_word = 16;    // 2-bit codes per 32-bit word
 inline constexpr unsigned packed_per_block = 256;  // elements per block offset
+inline constexpr unsigned packed_words_per_block = packed_per_block / packed_per_word;
 inline constexpr uint32_t packed_zero = 0, packed_one = 1, packed_other = 2;
+inline constexpr uint32_t packed_other_bits = 0xaaaaaaaau;  // the high bit of every 2-bit code
 
 struct packed_chunk_layout {
   std::size_t count = 0;          // elements
@@ -53,7 +63,28 @@ struct packed_chunk_layout {
 // other values. Returns the bytes written.
 std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base::executor& ex);
 
-// The host decoder (the device kernel's twin): dst.size() elements from a packed chunk.
+// Decodes code word w of a packed chunk of `count` elements into out[16 w, min(16 w + 16, count)).
+CUZK_PACK_HD void unpack_witness_word(const std::byte* packed, std::size_t count, std::size_t w, ff::fr* out) {
+  const packed_chunk_layout l = packed_chunk_layout::of(count);
+  const auto* codes = reinterpret_cast<const uint32_t*>(packed);
+  const auto* others = reinterpret_cast<const ff::fr*>(packed + l.others_offset);
+  uint32_t rank = codes[l.words + w / packed_words_per_block];  // the block's offset
+  for (std::size_t v = w / packed_words_per_block * packed_words_per_block; v < w; ++v) {
+#ifdef __CUDA_ARCH__
+    rank += static_cast<uint32_t>(__popc(codes[v] & packed_other_bits));
+#else
+    rank += static_cast<uint32_t>(std::popcount(codes[v] & packed_other_bits));
+#endif
+  }
+  uint32_t code = codes[w];
+  const std::size_t end = count < (w + 1) * packed_per_word ? count : (w + 1) * packed_per_word;
+  for (std::size_t i = w * packed_per_word; i < end; ++i, code >>= 2) {
+    const uint32_t k = code & 3;
+    out[i] = k == packed_other ? others[rank++] : k == packed_one ? ff::fr::one() : ff::fr::zero();
+  }
+}
+
+// The host decoder: dst.size() elements from a packed chunk, word by word as the device does.
 void unpack_witness_chunk(const std::byte* src, std::span<ff::fr> dst);
 
 }  // namespace cuzk::cuda
