@@ -217,8 +217,10 @@ struct split_powers {
   fr operator()(std::size_t i) const { return lo[i & (lo.size() - 1)] * hi[i >> h]; }
 };
 
-// Bit-reversed coefficients -> natural, coefficient i times scale * g^i, in one pass.
-void bit_reverse_distribute(std::span<fr> a, const fr& g, const fr& scale, base::executor& ex) {
+// Bit-reversed coefficients -> natural, coefficient i times scale * g^i, in one pass; with
+// `sub` (same bit-reversed layout), minus sub's coefficient i as well.
+void bit_reverse_distribute(std::span<fr> a, const fr& g, const fr& scale, base::executor& ex,
+                            const fr* sub = nullptr) {
   const std::size_t n = a.size();
   const unsigned k = log2_exact(n);
   const split_powers sp(g, scale, k, ex);
@@ -226,13 +228,10 @@ void bit_reverse_distribute(std::span<fr> a, const fr& g, const fr& scale, base:
   ex.parallel_for(n, elementwise_grain, [=, &sp](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       const std::size_t r = bit_reverse(i, k);
-      if (i < r) {
-        const fr x = p[i];
-        p[i] = p[r] * sp(i);
-        p[r] = x * sp(r);
-      } else if (i == r) {
-        p[i] = p[i] * sp(i);
-      }
+      if (i > r) continue;
+      const fr x = p[i] * sp(r), y = p[r] * sp(i);
+      p[i] = sub ? y - sub[r] : y;
+      if (i != r) p[r] = sub ? x - sub[i] : x;
     }
   });
 }
@@ -376,15 +375,16 @@ void compute_h(const ntt_plan& plan, std::span<fr> a, std::span<fr> b, std::span
   };
   to_coset(a, n_inv_z_inv);  // A(g w^i) / z(g)
   to_coset(b, n_inv);        // B(g w^i)
-  to_coset(c, n_inv_z_inv);  // C(g w^i) / z(g)
+  // c only needs coefficients: h = (A B - C) / Z with deg h < n and deg c < n, Z = z(g) on gH,
+  // so h = (icoset(A_g B_g) - c) / z(g), where icoset interpolates values on gH.
+  transform(plan, c, ntt_direction::inverse, ntt_order::natural_to_bit_reversed, ex, &n_inv_z_inv);
   fr* pa = a.data();
   const fr* pb = b.data();
-  const fr* pc = c.data();
   ex.parallel_for(a.size(), elementwise_grain, [=](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) pa[i] = pa[i] * pb[i] - pc[i];  // h(g w^i)
+    for (std::size_t i = begin; i < end; ++i) pa[i] = pa[i] * pb[i];  // (A B)(g w^i) / z(g)
   });
   transform(plan, a, ntt_direction::inverse, ntt_order::natural_to_bit_reversed, ex, nullptr);
-  bit_reverse_distribute(a, d.coset_generator_inv(), n_inv, ex);  // natural h coefficients
+  bit_reverse_distribute(a, d.coset_generator_inv(), n_inv, ex, c.data());  // natural h coefficients
 }
 
 }  // namespace cuzk::poly

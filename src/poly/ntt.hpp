@@ -101,12 +101,14 @@ fr evaluate(std::span<const fr> coeffs, const fr& x);
 // over H in natural order (constraint i at omega^i), zero-padded to n = plan.size(). On return
 // a holds the n coefficients of h = (A*B - C) / (X^n - 1), where A, B, C interpolate a, b, c on
 // H; b and c are clobbered. For a satisfied system (a_i b_i = c_i) a[n-1] == 0 and the
-// prover's H MSM takes a[0..n-1). Steps (same result as bellperson's ifft, coset_fft,
-// mul/sub, divide_by_z_on_coset, icoset_fft, which yields the unique quotient): per vector a
-// DIF inverse (to bit-reversed coefficients), g^i scaling with 1/n (and 1/z(g) for a and c)
-// folded in, a DIT forward (to natural coset values); a <- a*b - c; a DIF inverse, g^-i/n
-// scaling, bit reversal. Cost: 7 NTTs (as bellperson: 3 inverse, 3 forward, 1 inverse) +
-// 9n multiplications.
+// prover's H MSM takes a[0..n-1). Same result as bellperson's ifft, coset_fft, mul/sub,
+// divide_by_z_on_coset, icoset_fft (the unique quotient), with one transform fewer: Z is the
+// constant z(g) = g^n - 1 on the coset gH and c has degree < n, so interpolating C's coset
+// values gives c back and h = (icoset(A_g B_g) - c) / z(g). Steps: a and b each a DIF inverse
+// (to bit-reversed coefficients), g^i scaling with 1/n (and 1/z(g) for a) folded in, a DIT
+// forward (to natural coset values); c a DIF inverse scaled by 1/(n z(g)); a <- a*b; a DIF
+// inverse; one pass that bit-reverses, scales coefficient i by g^-i/n and subtracts c's.
+// Cost: 6 NTTs (bellperson: 7) + 7n multiplications.
 void compute_h(const ntt_plan& plan, std::span<fr> a, std::span<fr> b, std::span<fr> c, base::executor& ex);
 
 }  // namespace cuzk::poly

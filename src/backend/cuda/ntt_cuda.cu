@@ -36,7 +36,7 @@ __host__ __device__ inline uint32_t bit_reverse32(uint32_t x, unsigned log_n) {
 // Per-element factors folded into a pass: scale, or scale * g^k with k the element's position
 // or its bit reversal (coefficient k of a bit-reversed vector sits at position rev(k)).
 // ---------------------------------------------------------------------------------------------
-enum : uint32_t { factor_none = 0, factor_scale = 1, factor_powers = 2, factor_abc = 3 };
+enum : uint32_t { factor_none = 0, factor_scale = 1, factor_powers = 2, factor_ab = 3 };
 
 struct factor_desc {
   uint32_t mode = factor_none;
@@ -74,8 +74,7 @@ struct pass_desc {
   uint32_t log_l = 0;
   uint32_t inverse = 0;
   factor_desc load, store;
-  const ff::fr* b = nullptr;  // load.mode == factor_abc: x = a * b - c
-  const ff::fr* c = nullptr;
+  const ff::fr* b = nullptr;  // load.mode == factor_ab: x = a * b
 };
 
 // An element from the two 16-byte shared-memory planes.
@@ -161,8 +160,8 @@ __global__ void __launch_bounds__(max_threads, MinBlocks) ntt_pass_kernel(ff::fr
 #pragma unroll
       for (uint32_t e = 0; e < E; ++e) {
         const uint32_t pos = pos_of(mid[e]);
-        if (d.load.mode == factor_abc) {
-          x[e] = dev::sub(Mul::mul(dev::load(data + pos), dev::load_ro(d.b + pos)), dev::load_ro(d.c + pos));
+        if (d.load.mode == factor_ab) {
+          x[e] = Mul::mul(dev::load(data + pos), dev::load_ro(d.b + pos));
         } else {
           x[e] = dev::load(data + pos);
           if (d.load.mode != factor_none) x[e] = apply_factor<Mul>(d.load, x[e], pos, d.log_n);
@@ -249,15 +248,17 @@ __global__ void twiddle_kernel(ff::fr* tw, const ff::fr* lo, const ff::fr* hi, u
   if (x < count) tw[x] = lo[x & ((1u << lo_bits) - 1)] * hi[x >> lo_bits];
 }
 
-__global__ void bit_reverse_kernel(ff::fr* a, uint32_t log_n) {
+// a <- a permuted to the other order; with `sub`, a[i] <- a[r] - sub[r] (r = rev(i)): the
+// subtraction rides on the permutation's loads (one more read, no more passes).
+__global__ void bit_reverse_kernel(ff::fr* a, const ff::fr* sub, uint32_t log_n) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if ((i >> log_n) != 0) return;
   const uint32_t r = bit_reverse32(i, log_n);
-  if (i < r) {
-    const fr32 u = dev::load(a + i), v = dev::load(a + r);
-    dev::store(a + i, v);
-    dev::store(a + r, u);
-  }
+  if (i > r) return;
+  fr32 u = dev::load(a + i), v = dev::load(a + r);
+  if (sub != nullptr) u = dev::sub(u, dev::load_ro(sub + i)), v = dev::sub(v, dev::load_ro(sub + r));
+  dev::store(a + i, v);
+  if (i != r) dev::store(a + r, u);
 }
 
 // Reference stage (portable arithmetic, twiddle by exponentiation): span m = 2^t, w2m a
@@ -464,7 +465,7 @@ struct ntt_context::impl {
 
   template <class Mul>
   bool run_passes(ff::fr* a, unsigned log_n, bool dit, bool inverse, const factor_desc& load,
-                  const factor_desc& store, const ff::fr* b, const ff::fr* c, std::string& error) {
+                  const factor_desc& store, const ff::fr* b, std::string& error) {
     const unsigned ept = std::is_same_v<Mul, dev::fr_mul_ptx> ? opt.elements_per_thread : 8;
     const std::vector<pass_shape> shapes = plan(log_n, dit, ept);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
@@ -477,7 +478,7 @@ struct ntt_context::impl {
       d.k = sh.k;
       d.log_l = sh.log_l;
       d.inverse = inverse;
-      if (i == 0) d.load = load, d.b = b, d.c = c;
+      if (i == 0) d.load = load, d.b = b;
       if (i + 1 == shapes.size()) d.store = store;
       const std::size_t smem = (std::size_t{1} << (sh.k + sh.log_l)) * 9 / 8 * 32;
       auto kernel = dit ? ntt_pass_kernel<true, Mul> : ntt_pass_kernel<false, Mul>;
@@ -494,18 +495,18 @@ struct ntt_context::impl {
   }
 
   bool passes(ff::fr* a, unsigned log_n, bool dit, bool inverse, const factor_desc& load, const factor_desc& store,
-              const ff::fr* b, const ff::fr* c, std::string& error) {
+              const ff::fr* b, std::string& error) {
     switch (opt.mul) {
-      case fr_mul_kernel::ptx32: return run_passes<dev::fr_mul_ptx>(a, log_n, dit, inverse, load, store, b, c, error);
-      case fr_mul_kernel::cios32: return run_passes<dev::fr_mul_cios>(a, log_n, dit, inverse, load, store, b, c, error);
-      case fr_mul_kernel::wide32: return run_passes<dev::fr_mul_wide>(a, log_n, dit, inverse, load, store, b, c, error);
+      case fr_mul_kernel::ptx32: return run_passes<dev::fr_mul_ptx>(a, log_n, dit, inverse, load, store, b, error);
+      case fr_mul_kernel::cios32: return run_passes<dev::fr_mul_cios>(a, log_n, dit, inverse, load, store, b, error);
+      case fr_mul_kernel::wide32: return run_passes<dev::fr_mul_wide>(a, log_n, dit, inverse, load, store, b, error);
       case fr_mul_kernel::portable64: break;
     }
-    return run_passes<dev::fr_mul_portable>(a, log_n, dit, inverse, load, store, b, c, error);
+    return run_passes<dev::fr_mul_portable>(a, log_n, dit, inverse, load, store, b, error);
   }
 
-  bool bit_reverse(ff::fr* a, unsigned log_n, std::string& error) {
-    bit_reverse_kernel<<<grid_for(std::size_t{1} << log_n, 256), 256, 0, stream>>>(a, log_n);
+  bool bit_reverse(ff::fr* a, unsigned log_n, std::string& error, const ff::fr* sub = nullptr) {
+    bit_reverse_kernel<<<grid_for(std::size_t{1} << log_n, 256), 256, 0, stream>>>(a, sub, log_n);
     return launched("bit_reverse_kernel", error);
   }
 
@@ -526,7 +527,7 @@ struct ntt_context::impl {
         return false;
       }
     }
-    if (!passes(a, log_n, dit, inverse, load, store, nullptr, nullptr, error)) return false;
+    if (!passes(a, log_n, dit, inverse, load, store, nullptr, error)) return false;
     if (order == poly::ntt_order::natural_to_natural) return bit_reverse(a, log_n, error);
     return true;
   }
@@ -701,25 +702,35 @@ bool ntt_context::compute_h(device_fr_vector& a, device_fr_vector& b, device_fr_
     if (!launched("reference_pointwise_kernel", error)) return false;
     return m.reference(a.device_data(), log_n, ntt_direction::inverse, ntt_order::natural_to_natural, true, error);
   }
-  // Values on H -> bit-reversed coefficients (DIF inverse; store: * scale * g^k, k = rev(pos))
-  // -> values on gH, natural (DIT forward). scale = 1/n, times 1/z(g) for a and c.
+  // c enters h linearly and has degree < n, so its coset values are not needed: the coset
+  // interpolation of C's coset values is c itself, hence
+  //   h = (icoset(A_g * B_g) - c) / z(g)
+  // (A_g, B_g: values on gH). 6 transforms instead of bellperson's 7.
+  // c: values on H -> bit-reversed coefficients / z(g) (DIF inverse, store * 1/(n z(g))).
   const ff::fr n_inv = dom.size_inv();
   const ff::fr n_inv_z_inv = n_inv * dom.z_on_coset_inv();
   const factor_desc none;
-  for (auto [v, scale] : {std::pair{&a, n_inv_z_inv}, std::pair{&b, n_inv}, std::pair{&c, n_inv_z_inv}}) {
+  factor_desc c_store;
+  if (!m.make_factor(c_store, 1, ff::fr::one(), n_inv_z_inv, false, false, log_n, error) ||
+      !m.passes(c.device_data(), log_n, false, true, none, c_store, nullptr, error))
+    return false;
+  // a, b: values on H -> bit-reversed coefficients (DIF inverse; store: * scale * g^k,
+  // k = rev(pos)) -> values on gH, natural (DIT forward). scale = 1/n, times 1/z(g) for a.
+  for (auto [v, scale] : {std::pair{&a, n_inv_z_inv}, std::pair{&b, n_inv}}) {
     factor_desc store;
     if (!m.make_factor(store, 1, dom.coset_generator(), scale, true, true, log_n, error) ||
-        !m.passes(v->device_data(), log_n, false, true, none, store, nullptr, nullptr, error) ||
-        !m.passes(v->device_data(), log_n, true, false, none, none, nullptr, nullptr, error))
+        !m.passes(v->device_data(), log_n, false, true, none, store, nullptr, error) ||
+        !m.passes(v->device_data(), log_n, true, false, none, none, nullptr, error))
       return false;
   }
-  // h on gH = a*b - c (folded into the loads), DIF inverse, coefficient k *= g^-k / n, permute.
+  // a*b / z(g) on gH (folded into the loads), DIF inverse, coefficient k *= g^-k / n; then the
+  // bit reversal subtracts c / z(g), which sits in the same bit-reversed positions.
   factor_desc load, store;
-  load.mode = factor_abc;
+  load.mode = factor_ab;
   if (!m.make_factor(store, 1, dom.coset_generator_inv(), n_inv, true, true, log_n, error) ||
-      !m.passes(a.device_data(), log_n, false, true, load, store, b.device_data(), c.device_data(), error))
+      !m.passes(a.device_data(), log_n, false, true, load, store, b.device_data(), error))
     return false;
-  return m.bit_reverse(a.device_data(), log_n, error);
+  return m.bit_reverse(a.device_data(), log_n, error, c.device_data());
 }
 
 bool ntt_context::synchronize(std::string& error) {

@@ -14,7 +14,8 @@
 //     (w_{2m}^-j = -w_{2m}^(m-j)).
 //   - coset powers g^i, the 1/n scale and 1/z(g) are folded into the first pass's loads or the
 //     last pass's stores (two multiplications per element: g^i = lo[i mod 2^b] * hi[i >> b]);
-//     compute_h folds a*b - c into the loads of its last inverse transform.
+//     compute_h folds a*b into the loads of its last inverse transform and the subtraction of c
+//     into its final bit reversal.
 //   - Fr multiplication (fr_device.cuh): 32-bit limbs with even/odd accumulators in PTX carry
 //     chains (fr_mul_kernel::ptx32, the default: fastest measured), the portable 64-bit
 //     mont_field template compiled by nvcc (portable64), the first row-by-row CIOS (cios32) and
@@ -87,9 +88,11 @@ struct ntt_options {
   // 4.49 with 4); capped at 256 threads per block (2^K L <= 256 x elements_per_thread).
   unsigned lanes = 0;
   // Pass-kernel blocks per SM the register cap allows: 4 elements 3 (85 registers, 76 used) or 4
-  // (64, ~100 B of spills, measured best); 8 elements 2 (128) or 3 (85, spills, slower).
+  // (64, ~100 B of spills); 8 elements 2 (128) or 3 (85, spills, slower). 3 measured best since
+  // the 6-transform h (same run, 2^27: h 255.0 against 259.1 ms, fwd NR 37.3 against 37.7, RN
+  // 37.7 against 38.1; docs/gpu-runs/2026-12-01-ntt-h-six-transforms.txt).
   // Variants other than (8, 2) exist for the ptx32 multiplier only.
-  unsigned min_blocks = 4;
+  unsigned min_blocks = 3;
   // Elements per thread: 4 (2 stages per shared-memory exchange, 64-76 registers, 24-32 warps per
   // SM) or 8 (3 stages per exchange, ~118 registers, 16 warps). The 8-element kernel waited on
   // latency (ncu: multiply pipe 71% busy); 4 elements: 2^27 RN 41.6 -> 40.05 ms, h 327 -> 312 ms.
@@ -121,8 +124,9 @@ class ntt_context {
   bool coset_ntt(device_fr_vector& a, poly::ntt_direction dir, poly::ntt_order order, std::string& error);
   // poly::compute_h on device: a, b, c hold the constraint evaluations (natural order, size
   // 2^k); on return a holds the n coefficients of h = (A B - C) / (X^n - 1); b and c are
-  // clobbered. No host round trip: 6 transforms + 1 inverse, with the coset powers, scales and
-  // the pointwise a*b - c fused into transform passes, plus one bit-reversal pass.
+  // clobbered. No host round trip: 6 transforms (c needs no coset values: h = (icoset(A_g B_g)
+  // - c) / z(g), poly::compute_h derives it), with the coset powers, scales and the pointwise
+  // a*b fused into transform passes, plus one bit-reversal pass that also subtracts c.
   bool compute_h(device_fr_vector& a, device_fr_vector& b, device_fr_vector& c, std::string& error);
 
   // Waits for queued work; reports any error raised by it.
