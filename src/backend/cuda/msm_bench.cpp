@@ -23,9 +23,13 @@
 // per inversion and 10 products at 13.5 SM-cycles per product: ~88-107 and 135 cycles); then
 // the variants of the halving kernel (running products in local memory or global scratch,
 // entries per thread) at 2^max_log with 3 rounds.
-// Reduction segments (cuda_msm_bench reduce): for 2^24, 2^26 and 2^27 (up to max_log), windows
-// around the default and buckets per reduction thread g = 16 .. 256 (g1_msm_options::
-// reduce_segment): median of 3 and the profiled reduction, each result checked.
+// Reduction segments (cuda_msm_bench reduce): for 2^24, 2^26 and 2^27 (up to max_log), the
+// default window and the next, buckets per reduction thread g = 32 .. 128 (g1_msm_options::
+// reduce_segment) and the reduction kernel's register cap (reduce_min_blocks 1, 2): median of 3
+// and the profiled reduction, each result checked.
+// 0/1 split (cuda_msm_bench binary [max_log] [min_log], cuda_msm_bench binary g2 [log]):
+// msm_mostly_binary on scalars with the PoRep witness mix, its phases (classification, the ones'
+// sum, the rest's Pippenger), every result checked.
 // Usage: cuda_msm_bench [max_log (27)] [min_log (16)]
 //        cuda_msm_bench g2 [max_log (24)] [min_log (16)]
 //        cuda_msm_bench reduce [max_log (27)]
@@ -104,7 +108,55 @@ struct splitmix {
   }
 };
 
-int run_g2(unsigned max_log, unsigned min_log) {
+// Scalars with the 32 GiB PoRep witness mix (docs/porep-witness-statistics.md: aux 51.41% zero,
+// 47.28% one, 1.31% other), as the L, A and B MSMs of a partition see them.
+std::vector<fr> porep_mix_scalars(std::size_t n, uint64_t seed) {
+  splitmix rng;
+  rng.state ^= seed;
+  std::vector<fr> s(n);
+  for (fr& x : s) {
+    const uint64_t u = rng() % 10000;
+    x = u < 5141 ? fr::zero() : u < 5141 + 4728 ? fr::one() : fr::random(rng);
+  }
+  return s;
+}
+
+// msm_mostly_binary on the PoRep mix: median of 3, then one profiled run with the split's
+// phases; both checked against want(host scalars).
+template <class Bases, class Point, class Want>
+bool bench_binary(cuda::g1_msm_context& ctx, const Bases& bases, const char* group, unsigned log_n, Want want) {
+  std::string error;
+  const std::size_t n = std::size_t{1} << log_n;
+  const std::vector<fr> host = porep_mix_scalars(n, log_n);
+  cuda::device_fr_vector scalars;
+  if (!scalars.upload(host, error)) die(error);
+  auto once = [&](Point& out) {
+    const auto s = std::chrono::steady_clock::now();
+    if (!ctx.msm_mostly_binary(bases, scalars, n, out, error)) die(error);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count();
+  };
+  Point out, out2;
+  once(out);
+  std::vector<double> t;
+  for (int i = 0; i < 3; ++i) t.push_back(once(out));
+  std::sort(t.begin(), t.end());
+  cuda::g1_msm_options o;
+  o.profile = true;
+  if (!ctx.set_options(o, error)) die(error);
+  once(out2);
+  if (!ctx.set_options({}, error)) die(error);
+  const cuda::g1_msm_profile p = ctx.profile();
+  const auto expect = want(host).to_affine();
+  const bool good = out.to_affine() == expect && out2.to_affine() == expect;
+  std::printf("binary %s 2^%-2u %9.3f ms | classify %6.2f  ones %6.2f  rest %6.2f (%zu scalars: digits %.2f sort %.2f "
+              "accum %.2f reduce %.2f host %.2f)  %s\n",
+              group, log_n, t[1], p.binary_classify_ms, p.binary_ones_ms, p.binary_rest_ms, p.binary_rest, p.digits_ms,
+              p.sort_ms, p.accumulate_ms, p.reduce_ms, p.host_ms, good && p.binary_split ? "OK" : "MISMATCH");
+  std::fflush(stdout);
+  return good && p.binary_split;
+}
+
+int run_g2(unsigned max_log, unsigned min_log, bool binary_only) {
   std::string error;
   const std::size_t n_max = std::size_t{1} << max_log;
   const std::size_t d_count = std::min<std::size_t>(n_max, std::size_t{1} << 19);
@@ -126,15 +178,22 @@ int run_g2(unsigned max_log, unsigned min_log) {
   if (!scalars.download(host_scalars, error)) die(error);
   std::printf("g2 setup: %zu distinct bases replicated to 2^%u, scalars on device: %.1f s\n", d_count, max_log,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  auto expected = [&](std::size_t n) {
+  auto expected_for = [&](const std::vector<fr>& sc, std::size_t n) {
     std::vector<fr> agg(std::min(n, d_count), fr::zero());
-    for (std::size_t i = 0; i < n; ++i) agg[i % d_count] += host_scalars[i];
+    for (std::size_t i = 0; i < n; ++i) agg[i % d_count] += sc[i];
     fr e = fr::zero(), dlog = a;
     for (std::size_t d = 0; d < agg.size(); ++d, dlog += b) e += agg[d] * dlog;
     return ec::scalar_mul(ec::g2_jacobian::generator(), e);
   };
+  auto expected = [&](std::size_t n) { return expected_for(host_scalars, n); };
   auto ctx = cuda::g1_msm_context::create(error);
   if (!ctx) die(error);
+  if (binary_only) {
+    return bench_binary<cuda::g2_device_bases, ec::g2_jacobian>(
+               *ctx, bases, "g2", max_log, [&](const std::vector<fr>& sc) { return expected_for(sc, sc.size()); })
+               ? 0
+               : 2;
+  }
   auto run_once = [&](std::size_t n, ec::g2_jacobian& out) {
     const auto s = std::chrono::steady_clock::now();
     if (!ctx->msm(bases, scalars, n, out, error)) die(error);
@@ -200,6 +259,8 @@ int main(int argc, char** argv) {
   if (affine_mode) --argc, ++argv;
   const bool reduce_mode = argc > 1 && std::string(argv[1]) == "reduce";
   if (reduce_mode) --argc, ++argv;
+  const bool binary_mode = argc > 1 && std::string(argv[1]) == "binary";
+  if (binary_mode) --argc, ++argv;
   if (argc > 1 && std::string(argv[1]) == "g2") {
     std::string error;
     cuda::device_info info;
@@ -207,7 +268,7 @@ int main(int argc, char** argv) {
     sm_hz = static_cast<double>(info.sm_count) * info.clock_khz * 1e3;
     std::printf("device: %s, %d SMs, %.0f MHz\n", info.name.c_str(), info.sm_count, info.clock_khz / 1e3);
     return run_g2(argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 24,
-                  argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 16);
+                  argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 16, binary_mode);
   }
   const unsigned max_log = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : affine_mode ? 26 : 27;
   const unsigned min_log = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : affine_mode ? 20 : 16;
@@ -253,16 +314,26 @@ int main(int argc, char** argv) {
   std::printf("setup: %zu distinct bases replicated to 2^%u, scalars on device: %.1f s\n", d_count, max_log,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 
-  auto expected = [&](std::size_t n) {
+  auto expected_for = [&](const std::vector<fr>& sc, std::size_t n) {
     std::vector<fr> agg(std::min(n, d_count), fr::zero());
-    for (std::size_t i = 0; i < n; ++i) agg[i % d_count] += host_scalars[i];
+    for (std::size_t i = 0; i < n; ++i) agg[i % d_count] += sc[i];
     fr e = fr::zero(), dlog = a;
     for (std::size_t d = 0; d < agg.size(); ++d, dlog += b) e += agg[d] * dlog;
     return ec::scalar_mul(ec::g1_jacobian::generator(), e);
   };
+  auto expected = [&](std::size_t n) { return expected_for(host_scalars, n); };
 
   auto ctx = cuda::g1_msm_context::create(error);
   if (!ctx) die(error);
+
+  if (binary_mode) {
+    // --- the 0/1 split on the PoRep mix: 2^max_log (an L or A MSM at 2^27) down to 2^min_log ---------
+    for (unsigned k = max_log; k + 1 > min_log && k >= 10; k -= 2)
+      if (!bench_binary<cuda::g1_device_bases, ec::g1_jacobian>(
+              *ctx, bases, "g1", k, [&](const std::vector<fr>& sc) { return expected_for(sc, sc.size()); }))
+        return 2;
+    return 0;
+  }
   auto run_once = [&](std::size_t n, ec::g1_jacobian& out) {
     const auto s = std::chrono::steady_clock::now();
     if (!ctx->msm(bases, scalars, n, out, error)) die(error);
@@ -345,19 +416,22 @@ int main(int argc, char** argv) {
 
   if (reduce_mode) {
     // --- reduction segment size x window ------------------------------------------------------------
-    std::printf("\n%-6s %3s %4s %10s %8s  check\n", "n", "c", "g", "median_ms", "reduce");
+    std::printf("\n%-6s %3s %4s %3s %10s %8s  check\n", "n", "c", "g", "cap", "median_ms", "reduce");
     for (unsigned k : {24u, 26u, 27u}) {
       if (k > max_log) continue;
       const std::size_t n = std::size_t{1} << k;
       const ec::g1_affine want = expected(n).to_affine();
       const unsigned c0 = cuda::default_window_bits(n);
-      for (unsigned c = c0 - 1; c <= c0 + 2; ++c)
-        for (unsigned g : {16u, 32u, 64u, 128u, 256u}) {
+      for (unsigned c = c0; c <= c0 + 1; ++c)
+        for (unsigned g : {32u, 64u, 128u})
+          for (unsigned cap : {1u, 2u}) {
           cuda::g1_msm_options o;
           o.window_bits = c;
           o.reduce_segment = g;
+          o.reduce_min_blocks = cap;
           const auto [t, p, good] = measure(n, o, want);
-          std::printf("2^%-4u %3u %4u %10.3f %8.2f  %s\n", k, c, g, t.first, p.reduce_ms, good ? "OK" : "MISMATCH");
+          std::printf("2^%-4u %3u %4u %3u %10.3f %8.2f  %s\n", k, c, g, cap, t.first, p.reduce_ms,
+                      good ? "OK" : "MISMATCH");
           std::fflush(stdout);
           if (!good) return 2;
         }

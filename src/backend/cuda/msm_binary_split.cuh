@@ -6,8 +6,8 @@
 //      compact arrays (warp-aggregated atomic slots, so their order varies from run to run: the
 //      MSM is a sum, and the affine result is unique, so the proof bytes do not);
 //   2. sum_ones_kernel: thread t adds, with mixed XYZZ additions, the bases of the ones in its
-//      range of positions; each lane skips ahead to its next one before adding, so a warp's
-//      lanes add together instead of idling on the other lanes' zeros;
+//      range of positions; each lane skips ahead to its next one before adding (16 codes per
+//      load), so a warp's lanes add together instead of idling on the other lanes' zeros;
 //   3. the partial sums go through msm_cuda.cu's sum_groups_kernel to <= 64, then the host;
 //   4. the rest (at most rest_capacity, else the caller runs the plain MSM) goes through the
 //      Pippenger pipeline over the compact arrays.
@@ -66,21 +66,52 @@ __global__ void classify_gather_kernel(const ff::fr* __restrict__ scalars, const
   }
 }
 
-// out[t] = sum of bases[i] over the ones among positions [t range, (t + 1) range).
-template <class C, class Mul>
-__global__ void sum_ones_kernel(const uint8_t* __restrict__ codes, const typename C::affine* __restrict__ bases,
+// Bit j of the result: whether byte j of the 16 codes at `codes` is code_one (codes are 0, 1, 2,
+// so bit 0 of a byte is set exactly for a one). Per 32-bit word, the product by 2^24 + 2^17 +
+// 2^10 + 2^3 moves bits 0, 8, 16, 24 to 24..27 and every cross term below bit 24 or past bit 31.
+__device__ __forceinline__ uint32_t ones_mask16(const uint8_t* codes) {
+  const uint4 c = *reinterpret_cast<const uint4*>(codes);
+  auto four = [](uint32_t x) { return ((x & 0x01010101u) * 0x01020408u) >> 24; };
+  return four(c.x) | four(c.y) << 4 | four(c.z) << 8 | four(c.w) << 12;
+}
+
+// out[t] = sum of bases[i] over the ones among positions [t range, (t + 1) range). range is a
+// multiple of 16 and `codes` readable up to n rounded up to 16 (the host sizes both so).
+// The codes are read 16 at a time as a mask (one load per 16 positions instead of a byte loop
+// whose lanes diverge on the zeros), and the next one's base is loaded before the current
+// addition, so its gather overlaps the products.
+template <class C, class Mul, unsigned Threads, unsigned MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) sum_ones_kernel(const uint8_t* __restrict__ codes,
+                                                                      const typename C::affine* __restrict__ bases,
                                 std::size_t n, std::size_t range, std::size_t threads,
                                 typename C::xyzz* __restrict__ out) {
   using ops = typename C::template ops<Mul>;
   const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   const std::size_t end = (t + 1) * range < n ? (t + 1) * range : n;
+  std::size_t block = t * range;  // the next 16 positions to scan
+  uint32_t mask = 0;              // ones not yet taken among the 16 positions before `block`
+  // The next one's position, or end.
+  auto next_one = [&]() -> std::size_t {
+    while (mask == 0) {
+      if (block >= end) return end;
+      mask = ones_mask16(codes + block);
+      if (end - block < 16) mask &= (1u << (end - block)) - 1u;
+      block += 16;
+    }
+    const unsigned bit = __ffs(mask) - 1;
+    mask &= mask - 1;
+    return block - 16 + bit;
+  };
   typename C::xyzz acc = ops::identity();
-  for (std::size_t i = t * range;; ++i) {
-    while (i < end && codes[i] != code_one) ++i;
-    if (i >= end) break;
-    const typename C::affine p = dev::load_affine(bases + i);
-    if (!dev::is_infinity(p)) acc = ops::add_mixed(acc, p);
+  std::size_t i = next_one();
+  typename C::affine p;
+  if (i < end) p = dev::load_affine(bases + i);
+  while (i < end) {
+    const typename C::affine cur = p;
+    i = next_one();
+    if (i < end) p = dev::load_affine(bases + i);
+    if (!dev::is_infinity(cur)) acc = ops::add_mixed(acc, cur);
   }
   dev::store_xyzz(out + t, acc);
 }

@@ -282,11 +282,11 @@ accumulate_fn<C, affine_source<C>> pick_accumulate(unsigned min_blocks) {
 // running sums from the top give R = sum B_m and A = sum (m - j g) B_m (2g additions), and
 // sum m B_m = A + (j g) R, with (j g) R by double-and-add (log2 M doublings).
 // ---------------------------------------------------------------------------------------------
-template <class C, class Mul>
-__global__ void __launch_bounds__(block_threads) reduce_segments_kernel(const typename C::xyzz* __restrict__ buckets,
-                                                                        uint32_t per_window, unsigned g,
-                                                                        unsigned segments, unsigned windows,
-                                                                        typename C::xyzz* __restrict__ out) {
+// MinBlocks: the register cap (1: none, 255 registers with spills for G1; 2: 128).
+template <class C, class Mul, unsigned MinBlocks = 1>
+__global__ void __launch_bounds__(block_threads, MinBlocks) reduce_segments_kernel(
+    const typename C::xyzz* __restrict__ buckets, uint32_t per_window, unsigned g, unsigned segments, unsigned windows,
+    typename C::xyzz* __restrict__ out) {
   using ops = typename C::template ops<Mul>;
   using xyzz = typename C::xyzz;
   const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -681,6 +681,10 @@ bool g1_msm_context::set_options(const g1_msm_options& o, std::string& error) {
     error = "g1_msm_options: affine_range must be a power of two in 64..16384";
     return false;
   }
+  if (o.reduce_min_blocks < 1 || o.reduce_min_blocks > 2) {
+    error = "g1_msm_options: reduce_min_blocks must be 1 or 2";
+    return false;
+  }
   if (o.reduce_segment != 0 && (o.reduce_segment & (o.reduce_segment - 1))) {
     error = "g1_msm_options: reduce_segment must be 0 or a power of two";
     return false;
@@ -843,9 +847,11 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
   }
 
   // Bucket reduction, then tree sums down to <= host_tail_per_window per window.
-  reduce_segments_kernel<C, Mul><<<grid_for(static_cast<std::size_t>(segments) * windows, block_threads), block_threads, 0,
-                                stream>>>(buckets.as<xyzz_dev>(), per_window, g, segments, windows,
-                                          red0.as<xyzz_dev>());
+  auto reduce_kernel = reduce_segments_kernel<C, Mul>;
+  if constexpr (!std::is_same_v<C, g2c> && std::is_same_v<Mul, dev::fp_mul_ptx_call>)
+    if (opt.reduce_min_blocks == 2) reduce_kernel = reduce_segments_kernel<C, Mul, 2>;
+  reduce_kernel<<<grid_for(static_cast<std::size_t>(segments) * windows, block_threads), block_threads, 0, stream>>>(
+      buckets.as<xyzz_dev>(), per_window, g, segments, windows, red0.as<xyzz_dev>());
   if (!launched("reduce_segments_kernel", error)) return false;
   unsigned have = segments;
   scratch* rin = &red0;
@@ -968,7 +974,7 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
     return msm_device(bases, scalars, n, out, error);  // (which reports the size errors)
   const std::size_t capacity = n / binary_split_rest_fraction;
   const auto* b = static_cast<const affine*>(bases.device_data());
-  if (!split_codes.reserve(n, error) || !split_count.reserve(sizeof(unsigned long long), error) ||
+  if (!split_codes.reserve((n + 15) / 16 * 16, error) || !split_count.reserve(sizeof(unsigned long long), error) ||
       !split_bases.reserve(capacity * sizeof(affine), error) ||
       !split_scalars.reserve(capacity * sizeof(ff::fr), error))
     return false;
@@ -976,6 +982,9 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
   const ff::fr mont_one = ff::fr::one();
   for (int k = 0; k < 4; ++k) one.w[k] = mont_one.v.w[k];
   unsigned long long rest = 0;
+  using clock = std::chrono::steady_clock;
+  auto ms_since = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
+  auto t0 = clock::now();
   if (!ok(cudaMemsetAsync(split_count.ptr, 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", error))
     return false;
   binary_split::classify_gather_kernel<affine><<<grid_for(n, block_threads), block_threads, 0, stream>>>(
@@ -987,14 +996,21 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
       !ok(cudaStreamSynchronize(stream), "classify_gather_kernel", error))
     return false;
   if (rest > capacity) return msm_device(bases, scalars, n, out, error);  // not mostly 0/1
+  const double classify_ms = ms_since(t0);
+  t0 = clock::now();
 
   // The ones: partial sums over ranges of positions, tree sums down to <= host_tail_per_window.
   const std::size_t threads = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(sm_count, 1)) * 1024);
-  const std::size_t range = (n + threads - 1) / threads, used = (n + range - 1) / range;
+  const std::size_t range = (n + threads * 16 - 1) / (threads * 16) * 16;  // whole 16-code loads
+  const std::size_t used = (n + range - 1) / range;
   if (!split_parts0.reserve(used * sizeof(xyzz_dev), error) || !split_parts1.reserve(used * sizeof(xyzz_dev), error))
     return false;
-  binary_split::sum_ones_kernel<C, mul><<<grid_for(used, block_threads), block_threads, 0, stream>>>(
-      split_codes.as<uint8_t>(), b, n, range, used, split_parts0.as<xyzz_dev>());
+  // G1: 128 registers, 16 warps per SM, as the accumulation (uncapped: 184 registers, 8 warps);
+  // G2 uncapped, as its accumulation.
+  constexpr unsigned ones_min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
+  binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks>
+      <<<grid_for(used, block_threads), block_threads, 0, stream>>>(split_codes.as<uint8_t>(), b, n, range, used,
+                                                                      split_parts0.as<xyzz_dev>());
   if (!launched("sum_ones_kernel", error)) return false;
   unsigned have = static_cast<unsigned>(used);
   scratch* rin = &split_parts0;
@@ -1014,6 +1030,8 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
     return false;
   host_xyzz ones = host_xyzz::identity();
   for (const host_xyzz& p : parts) ones = ones + p;
+  const double ones_ms = ms_since(t0);
+  t0 = clock::now();
 
   // The rest through Pippenger over the compact arrays (run resets the profile).
   Point rest_sum;
@@ -1023,6 +1041,9 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
   out = rest_sum + ones.to_jacobian();
   prof.binary_split = true;
   prof.binary_rest = static_cast<std::size_t>(rest);
+  prof.binary_classify_ms = classify_ms;
+  prof.binary_ones_ms = ones_ms;
+  prof.binary_rest_ms = ms_since(t0);
   return true;
 }
 

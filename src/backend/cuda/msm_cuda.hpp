@@ -106,6 +106,10 @@ struct g1_msm_options {
   unsigned g2_accumulate_min_blocks = 1;  // the same cap for G2 (1 or 2; 3 acts as 2): measured
                                           // best 1, no cap (2^24: 604 ms against 706 with 128)
   unsigned reduce_segment = 0;        // buckets per reduction thread; 0 = automatic
+  unsigned reduce_min_blocks = 2;     // register cap of the G1 reduction kernel (ptx32_call):
+                                      // 1 = none (255 registers, 8 warps per SM), 2 = 128;
+                                      // measured best 2 (2^26 and 2^27, g = 64: reduction
+                                      // 23.6 -> 22.8 ms; docs/gpu-runs/2026-12-01-msm-reduce-cap.txt)
   // G1 only (G2 ignores it): pairwise batch-affine halving rounds between the sort and the XYZZ
   // accumulation (0..8; 0 = the plain XYZZ path). Each round pairs consecutive entries of a
   // bucket into one affine sum with one shared inversion per up to affine_range / 2 pairs
@@ -141,6 +145,9 @@ struct g1_msm_profile {
   // phases above are then the rest's Pippenger.
   bool binary_split = false;
   std::size_t binary_rest = 0;
+  // With the split (host clock, each phase ends in a synchronisation): classification and the
+  // rest's gather, the ones' sum (kernel, tree sums, host sum), the rest's Pippenger.
+  double binary_classify_ms = 0, binary_ones_ms = 0, binary_rest_ms = 0;
 };
 
 // The window size used when none is forced, from measurements on the H200 (docs/gpu.md).

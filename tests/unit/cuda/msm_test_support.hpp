@@ -158,6 +158,25 @@ void check_mostly_binary(test::seeded_rng& rng) {
   for (std::size_t i = 0; i < n; i += 7) b[i] = ec::affine_point<Curve>::identity();
   for (std::size_t i = 1; i < n; i += 3) b[i] = b[1];
   expect_mostly_binary(b, draw(n, 30, 60), true, "infinity and repeated bases");
+  // More positions than the ones' pass has threads (SMs x 1024), so that each thread scans
+  // several 16-code words, with n not a multiple of 16. 1000 distinct bases repeated; the CPU
+  // reference aggregates the scalars per distinct base.
+  const std::size_t big = 3'000'001, distinct = 1000;
+  std::vector<ec::affine_point<Curve>> rb(big);
+  for (std::size_t i = 0; i < big; ++i) rb[i] = b[i % distinct];
+  const std::vector<fr> bs = draw(big, 50, 45);
+  std::vector<fr> agg(distinct, fr::zero());
+  for (std::size_t i = 0; i < big; ++i) agg[i % distinct] += bs[i];
+  std::string error;
+  typename device_bases_for<Curve>::type db;
+  ASSERT_TRUE(db.upload(rb, error)) << error;
+  device_fr_vector ds;
+  ASSERT_TRUE(ds.upload(bs, error)) << error;
+  ec::jacobian_point<Curve> got;
+  ASSERT_TRUE(context().msm_mostly_binary(db, ds, big, got, error)) << error;
+  EXPECT_TRUE(context().profile().binary_split);
+  expect_same(got, cpu_msm(std::vector<ec::affine_point<Curve>>(b.begin(), b.begin() + distinct), agg),
+              "3,000,001 positions, several code words per thread");
 }
 
 }  // namespace cuzk::cuda::test_support
