@@ -14,6 +14,9 @@
 //              "ilp" = one thread runs an even/odd chain and an f64 chain interleaved,
 //              "warps" = even warps run even/odd chains, odd warps f64 chains. Reported per
 //              product of either kind (perfect overlap: max of the two alone / 2).
+//   fp inverse fermat / safegcd   Fp inversions (fp_inverse_device.cuh): a^(p-2) with the MSM's
+//              product, and Bernstein-Yang divsteps on 30-bit limbs; dependent inversions per
+//              thread, reported per inversion and in Fp products at 9.55 SM-cycles.
 // Every variant is first checked bit for bit against the CPU's ff::fp / ff::fr product on random
 // canonical inputs plus p-1 (seed printed; CUZK_TEST_SEED overrides), then timed: 2 dependent
 // products per iteration per thread, 270K threads, CUDA events, min of 5 runs. SM-cycles per
@@ -29,6 +32,7 @@
 #include <vector>
 
 #include "backend/cuda/fp_device.cuh"
+#include "backend/cuda/fp_inverse_device.cuh"
 #include "backend/cuda/fr_device.cuh"
 #include "backend/cuda/mont_evenodd.cuh"
 #include "backend/cuda/mont_f64.cuh"
@@ -227,6 +231,29 @@ __global__ void __launch_bounds__(256) mixed_kernel(fp32* d32, dev::fp_f64* d64,
   }
 }
 
+// Inversions: Fermat (a^(p-2), the batch-affine rounds' inversion) and safegcd (divsteps).
+struct inv_fermat {
+  static constexpr const char* name = "fp inverse fermat";
+  static __device__ __forceinline__ fp32 inv(const fp32& a) { return dev::fp_inverse<dev::fp_mul_ptx_call>(a); }
+};
+struct inv_safegcd {
+  static constexpr const char* name = "fp inverse safegcd";
+  static __device__ __forceinline__ fp32 inv(const fp32& a) { return dev::fp_inverse_safegcd<dev::fp_mul_ptx_call>(a); }
+};
+template <class Inv>
+__global__ void inv_check_kernel(const fp32* a, fp32* out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Inv::inv(a[i]);
+}
+// Dependent inversions per thread (x <- x^-1 alternates between two values: the work is the same).
+template <class Inv>
+__global__ void __launch_bounds__(256) inv_rate_kernel(fp32* data, unsigned iters) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  fp32 x = data[i];
+  for (unsigned k = 0; k < iters; ++k) x = Inv::inv(x);
+  data[i] = x;
+}
+
 // ---- host side ----
 template <class F, class T>
 T to_dev(const F& x) {
@@ -396,6 +423,50 @@ void rate_f64_and_mixed(context& cx, unsigned base_iters) {
   CHECK(cudaFree(d64));
 }
 
+// An inversion variant: checked against the CPU on 65,536 values (0, 1, p - 1 included), then
+// SM-cycles per inversion and the same in Fp products at the measured 9.55 cycles.
+template <class Inv>
+void inverse_rate(context& cx, unsigned iters) {
+  using cuzk::ff::fp;
+  const unsigned n = 1u << 16;
+  std::vector<fp> a(n);
+  for (auto& x : a) x = fp::random(cx.rng);
+  a[0] = fp::zero();
+  a[1] = fp::one();
+  a[2] = -fp::one();
+  std::vector<fp32> ha(n), out(n);
+  for (unsigned i = 0; i < n; ++i) ha[i] = to_dev<fp, fp32>(a[i]);
+  fp32 *da, *dout;
+  CHECK(cudaMalloc(&da, n * sizeof(fp32)));
+  CHECK(cudaMalloc(&dout, n * sizeof(fp32)));
+  CHECK(cudaMemcpy(da, ha.data(), n * sizeof(fp32), cudaMemcpyHostToDevice));
+  inv_check_kernel<Inv><<<(n + 255) / 256, 256>>>(da, dout, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemcpy(out.data(), dout, n * sizeof(fp32), cudaMemcpyDeviceToHost));
+  unsigned bad = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (!(from_dev<fp, fp32>(out[i]) == a[i].inverse_fermat()) && bad++ < 3) std::printf("  MISMATCH %s at %u\n", Inv::name, i);
+  if (bad) cx.all_ok = false;
+  CHECK(cudaFree(da));
+  CHECK(cudaFree(dout));
+  const unsigned threads = 256, blocks = 132 * 8;
+  const std::size_t lanes = std::size_t{threads} * blocks;
+  std::vector<fp32> h(lanes);
+  for (auto& x : h) x = to_dev<fp, fp32>(fp::random(cx.rng));
+  fp32* d;
+  CHECK(cudaMalloc(&d, lanes * sizeof(fp32)));
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, inv_rate_kernel<Inv>));
+  const auto [ms_min, ms_med] = time_kernel(
+      [&] { CHECK(cudaMemcpy(d, h.data(), lanes * sizeof(fp32), cudaMemcpyHostToDevice)); },
+      [&] { inv_rate_kernel<Inv><<<blocks, threads>>>(d, iters * cx.iter_scale); });
+  CHECK(cudaFree(d));
+  const double inversions = static_cast<double>(lanes) * iters * cx.iter_scale;
+  const double cyc = ms_min * 1e-3 * 1.98e9 * 132 / inversions;
+  std::printf("%-18s %-5s regs %3d  min %8.3f ms  med %8.3f ms  %.3e /s  %8.1f SM-cycles/inversion = %5.1f Fp products\n",
+              Inv::name, bad ? "WRONG" : "ok", attr.numRegs, ms_min, ms_med, inversions / (ms_min * 1e-3), cyc, cyc / 9.55);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -429,6 +500,8 @@ int main(int argc, char** argv) {
   rate<fr_eo, fr, fr32>(cx, 1024);
   rate<fr_eo_opaque, fr, fr32>(cx, 1024);
   rate<fr_wide, fr, fr32>(cx, 1024);
+  inverse_rate<inv_fermat>(cx, 4);
+  inverse_rate<inv_safegcd>(cx, 4);
   std::printf("field_product_bench: %s\n", cx.all_ok ? "all variants match the CPU" : "MISMATCHES (see above)");
   return cx.all_ok ? 0 : 1;
 }

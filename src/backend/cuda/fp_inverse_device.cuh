@@ -8,17 +8,21 @@
 // pairs that share the inversion (Montgomery's trick), so it is ~1.9 products per addition at
 // 256 pairs per inversion. Not constant time in the table index (a local-memory read per
 // nibble): the exponent is public, so the access pattern leaks nothing.
-// A binary extended GCD would be ~5x cheaper in instructions but diverges inside a warp (each
-// lane takes its own branch sequence); not tried.
+// fp_inverse_safegcd: Bernstein-Yang divsteps (fp_inverse_safegcd.cuh), branch-free inside its
+// rounds (lanes differ only in the round count), plus one product by R^3 for the Montgomery form;
+// measured beside Fermat by field_product_bench.
 #pragma once
 
 #include "backend/cuda/fp_device.cuh"
+#include "backend/cuda/fp_inverse_safegcd.cuh"
 
 namespace cuzk::cuda::dev {
 
 struct fp_inverse_consts {
   // p - 2 as 32-bit limbs (p's low limb is 0xffffaaab, so no borrow leaves limb 0).
   static constexpr uint32_t exp_limb(unsigned i) { return fp_consts::limb(i) - (i == 0 ? 2u : 0u); }
+  // R^3 mod p (R = 2^384), the safegcd result's Montgomery factor.
+  static constexpr uint32_t r3_limb(unsigned i) { return static_cast<uint32_t>(ff::fp::r3.w[i / 2] >> (32 * (i % 2))); }
 };
 static_assert(fp_inverse_consts::exp_limb(0) == 0xffffaaa9u, "p - 2");
 
@@ -52,6 +56,18 @@ __device__ __noinline__ fp32 fp_inverse(fp32 a) {
     }
   }
   return r;
+}
+
+// a^-1 in Montgomery form by safegcd: the divsteps invert the integer aR, giving (aR)^-1, and
+// the Montgomery product by R^3 mod p gives a^-1 R. a = 0 gives 0.
+template <class Mul>
+__device__ __noinline__ fp32 fp_inverse_safegcd(fp32 a) {
+  using k = fp_inverse_consts;
+  constexpr fp32 r3 = {{k::r3_limb(0), k::r3_limb(1), k::r3_limb(2), k::r3_limb(3), k::r3_limb(4), k::r3_limb(5),
+                        k::r3_limb(6), k::r3_limb(7), k::r3_limb(8), k::r3_limb(9), k::r3_limb(10), k::r3_limb(11)}};
+  fp32 y;
+  safegcd30::inverse(a.v, y.v);
+  return Mul::mul(y, r3);
 }
 
 }  // namespace cuzk::cuda::dev

@@ -1,7 +1,13 @@
 // Device vs host: the field templates compiled by nvcc must give the CPU's results bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <vector>
+
 #include "backend/cuda/field_selftest.hpp"
+#include "backend/cuda/fp_inverse_safegcd.cuh"
 #include "backend/cuda/mont_evenodd.cuh"
 #include "backend/cuda/mont_f64.cuh"
 #include "support/seed.hpp"
@@ -180,6 +186,63 @@ TEST(CudaField, Float64ProductOnHost) {
     ASSERT_EQ(to_fp(u), a) << "f64 chain " << chain;
     ASSERT_EQ(to_fp(v), b) << "f64 chain " << chain;
   }
+}
+
+
+// The 30-bit safegcd inversion (fp_inverse_safegcd.cuh) on the host: x y = 1 for the integer x
+// (the Montgomery words of a random a, as the device would pass them) against Fermat's inverse
+// on the CPU, edge values, and the round count within the 381-bit bound (37 rounds of 30).
+TEST(CudaField, SafegcdInverseOnHost) {
+  namespace sg = cuzk::cuda::safegcd30;
+  using L = limbs32<fp>;
+  cuzk::test::seeded_rng rng;
+  const auto as_integer = [](const uint32_t (&w)[12]) {  // the integer w as an Fp value
+    fp::repr r{};
+    for (int i = 0; i < 6; ++i) r.w[i] = w[2 * i] | (static_cast<uint64_t>(w[2 * i + 1]) << 32);
+    return fp::from_canonical(r);
+  };
+  std::vector<std::array<uint32_t, 12>> inputs;
+  const auto push_integer = [&](const fp& v) {  // v's canonical integer as the input
+    const fp::repr c = v.to_canonical();
+    std::array<uint32_t, 12> w{};
+    for (int i = 0; i < 12; ++i) w[i] = static_cast<uint32_t>(c.w[i / 2] >> (32 * (i % 2)));
+    inputs.push_back(w);
+  };
+  for (const fp& v : {fp::one(), -fp::one(), fp::from_u64(2), fp::from_u64(3), -fp::from_u64(2),
+                      fp::from_u64(2).inverse_fermat(), fp::from_u64(uint64_t{1} << 63)})
+    push_integer(v);
+  for (int it = 0; it < 20000; ++it) {
+    std::array<uint32_t, 12> w;
+    uint32_t x[12];
+    L::split(fp::random(rng), x);
+    std::copy(x, x + 12, w.begin());
+    inputs.push_back(w);
+  }
+  int max_rounds = 0;
+  double sum_rounds = 0;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    uint32_t x[12], y[12];
+    std::copy(inputs[k].begin(), inputs[k].end(), x);
+    int rounds = 0;
+    sg::inverse(x, y, &rounds);
+    const fp xv = as_integer(x), yv = as_integer(y);
+    ASSERT_EQ(yv, xv.inverse_fermat()) << "input " << k;
+    ASSERT_EQ(xv * yv, fp::one()) << "input " << k;
+    // canonical output: y < p (as_integer would not notice y + p)
+    ASSERT_EQ(yv.to_canonical(), [&] {
+      fp::repr r{};
+      for (int i = 0; i < 6; ++i) r.w[i] = y[2 * i] | (static_cast<uint64_t>(y[2 * i + 1]) << 32);
+      return r;
+    }()) << "input " << k;
+    max_rounds = std::max(max_rounds, rounds);
+    sum_rounds += rounds;
+  }
+  EXPECT_LE(max_rounds, 37);
+  std::printf("safegcd30: %zu inversions, %.2f rounds of 30 divsteps on average, at most %d\n", inputs.size(),
+              sum_rounds / static_cast<double>(inputs.size()), max_rounds);
+  uint32_t zero[12] = {}, out[12];
+  sg::inverse(zero, out);
+  for (uint32_t w : out) ASSERT_EQ(w, 0u) << "0 maps to 0, as Fermat's";
 }
 
 }  // namespace
