@@ -2,6 +2,10 @@
 
 #include <cuda_runtime.h>
 
+#include <cstring>
+
+#include "backend/cuda/fp_inverse_device.cuh"
+
 namespace cuzk::cuda {
 
 namespace {
@@ -28,6 +32,17 @@ __global__ void field_kernel(const ff::fp* a, const ff::fp* b, const ff::fr* c, 
   fp_out[i] = fp_formula(a[i], b[i]);
   fr_out[i] = fr_formula(c[i], d[i]);
   fp2_out[i] = fp2_formula(a[i], b[i]);
+}
+
+// ff::fp and dev::fp32 hold the same little-endian bytes (6 x 64 = 12 x 32 bits).
+__global__ void inverse_kernel(const ff::fp* a, ff::fp* fermat, ff::fp* safegcd, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  dev::fp32 x;
+  memcpy(&x, &a[i], sizeof x);
+  const dev::fp32 f = dev::fp_inverse<dev::fp_mul_ptx_call>(x), s = dev::fp_inverse_safegcd<dev::fp_mul_ptx_call>(x);
+  memcpy(&fermat[i], &f, sizeof f);
+  memcpy(&safegcd[i], &s, sizeof s);
 }
 
 // Frees every registered device buffer when the self-test returns, on any path.
@@ -97,6 +112,27 @@ bool run_field_selftest(const std::vector<ff::fp>& a, const std::vector<ff::fp>&
   return check(cudaMemcpy(out.fp_out.data(), dfp, n * sizeof(ff::fp), cudaMemcpyDeviceToHost), "copy out") &&
          check(cudaMemcpy(out.fr_out.data(), dfr, n * sizeof(ff::fr), cudaMemcpyDeviceToHost), "copy out") &&
          check(cudaMemcpy(out.fp2_out.data(), dfp2, n * sizeof(ff::fp2), cudaMemcpyDeviceToHost), "copy out");
+}
+
+bool run_fp_inverse_selftest(const std::vector<ff::fp>& a, std::vector<ff::fp>& fermat, std::vector<ff::fp>& safegcd,
+                             std::string& error) {
+  const std::size_t n = a.size();
+  device_buffers buf;
+  ff::fp *da, *df, *ds;
+  auto check = [&](cudaError_t e, const char* what) {
+    if (e != cudaSuccess) error = std::string(what) + ": " + cudaGetErrorString(e);
+    return e == cudaSuccess;
+  };
+  if (!check(buf.alloc(&da, n), "cudaMalloc") || !check(buf.alloc(&df, n), "cudaMalloc") ||
+      !check(buf.alloc(&ds, n), "cudaMalloc") ||
+      !check(cudaMemcpy(da, a.data(), n * sizeof(ff::fp), cudaMemcpyHostToDevice), "copy a"))
+    return false;
+  inverse_kernel<<<static_cast<unsigned>((n + 127) / 128), 128>>>(da, df, ds, n);
+  if (!check(cudaGetLastError(), "launch") || !check(cudaDeviceSynchronize(), "inverse_kernel")) return false;
+  fermat.resize(n);
+  safegcd.resize(n);
+  return check(cudaMemcpy(fermat.data(), df, n * sizeof(ff::fp), cudaMemcpyDeviceToHost), "copy out") &&
+         check(cudaMemcpy(safegcd.data(), ds, n * sizeof(ff::fp), cudaMemcpyDeviceToHost), "copy out");
 }
 
 }  // namespace cuzk::cuda

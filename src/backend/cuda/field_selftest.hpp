@@ -24,6 +24,11 @@ bool run_field_selftest(const std::vector<ff::fp>& a, const std::vector<ff::fp>&
                         const std::vector<ff::fr>& c, const std::vector<ff::fr>& d,
                         field_selftest_result& out, std::string& error);
 
+// Both device Fp inversions (fp_inverse_device.cuh: Fermat and safegcd, Montgomery form in and
+// out) of every a[i] on device 0.
+bool run_fp_inverse_selftest(const std::vector<ff::fp>& a, std::vector<ff::fp>& fermat, std::vector<ff::fp>& safegcd,
+                             std::string& error);
+
 // The same arithmetic on the CPU: the reference the device result must equal bit for bit.
 ff::fp selftest_fp_formula(const ff::fp& a, const ff::fp& b);
 ff::fr selftest_fr_formula(const ff::fr& c, const ff::fr& d);

@@ -46,6 +46,29 @@ TEST(CudaField, DeviceMatchesHost) {
   }
 }
 
+// Both device inversions (Fermat, safegcd) against the CPU's Fermat inverse: random values, 0
+// (maps to 0), 1, p - 1, 2 and a power of two.
+TEST(CudaField, DeviceInversesMatchHost) {
+  std::string why;
+  if (cuzk::cuda::device_count(why) == 0) GTEST_SKIP() << "no GPU available (" << why << "): device test skipped";
+  cuzk::test::seeded_rng rng;
+  std::vector<fp> a(20011);
+  for (fp& x : a) x = fp::random(rng);
+  a[0] = fp::zero();
+  a[1] = fp::one();
+  a[2] = -fp::one();
+  a[3] = fp::from_u64(2);
+  a[4] = fp::from_u64(uint64_t{1} << 63);
+  std::vector<fp> fermat, safegcd;
+  std::string error;
+  ASSERT_TRUE(cuzk::cuda::run_fp_inverse_selftest(a, fermat, safegcd, error)) << error;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const fp want = a[i].inverse_fermat();
+    ASSERT_EQ(fermat[i], want) << "Fermat at " << i;
+    ASSERT_EQ(safegcd[i], want) << "safegcd at " << i;
+  }
+}
+
 // The device products' limb bookkeeping, run on the host (carry flag emulated; no GPU needed):
 // even/odd and wide CIOS (and the wide square; for Fp the even/odd square and dot product a b + c d)
 // against ff::fp / ff::fr, canonical after one conditional subtraction.
