@@ -45,6 +45,12 @@ __global__ void inverse_kernel(const ff::fp* a, ff::fp* fermat, ff::fp* safegcd,
   memcpy(&safegcd[i], &s, sizeof s);
 }
 
+// True on success; otherwise sets `error` to "what: CUDA's message".
+bool cuda_ok(cudaError_t e, const char* what, std::string& error) {
+  if (e != cudaSuccess) error = std::string(what) + ": " + cudaGetErrorString(e);
+  return e == cudaSuccess;
+}
+
 // Frees every registered device buffer when the self-test returns, on any path.
 struct device_buffers {
   std::vector<void*> ptrs;
@@ -88,10 +94,7 @@ bool run_field_selftest(const std::vector<ff::fp>& a, const std::vector<ff::fp>&
   ff::fp *da, *db, *dfp;
   ff::fr *dc, *dd, *dfr;
   ff::fp2* dfp2;
-  auto check = [&](cudaError_t e, const char* what) {
-    if (e != cudaSuccess) error = std::string(what) + ": " + cudaGetErrorString(e);
-    return e == cudaSuccess;
-  };
+  auto check = [&](cudaError_t e, const char* what) { return cuda_ok(e, what, error); };
   if (!check(buf.alloc(&da, n), "cudaMalloc") || !check(buf.alloc(&db, n), "cudaMalloc") ||
       !check(buf.alloc(&dc, n), "cudaMalloc") || !check(buf.alloc(&dd, n), "cudaMalloc") ||
       !check(buf.alloc(&dfp, n), "cudaMalloc") || !check(buf.alloc(&dfr, n), "cudaMalloc") ||
@@ -119,10 +122,7 @@ bool run_fp_inverse_selftest(const std::vector<ff::fp>& a, std::vector<ff::fp>& 
   const std::size_t n = a.size();
   device_buffers buf;
   ff::fp *da, *df, *ds;
-  auto check = [&](cudaError_t e, const char* what) {
-    if (e != cudaSuccess) error = std::string(what) + ": " + cudaGetErrorString(e);
-    return e == cudaSuccess;
-  };
+  auto check = [&](cudaError_t e, const char* what) { return cuda_ok(e, what, error); };
   if (!check(buf.alloc(&da, n), "cudaMalloc") || !check(buf.alloc(&df, n), "cudaMalloc") ||
       !check(buf.alloc(&ds, n), "cudaMalloc") ||
       !check(cudaMemcpy(da, a.data(), n * sizeof(ff::fp), cudaMemcpyHostToDevice), "copy a"))

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "backend/cuda/msm_cuda.hpp"
+#include "backend/cuda/porep_like_circuit.hpp"
 
 namespace {
 
@@ -108,15 +109,16 @@ struct splitmix {
   }
 };
 
-// Scalars with the 32 GiB PoRep witness mix (docs/porep-witness-statistics.md: aux 51.41% zero,
-// 47.28% one, 1.31% other), as the L, A and B MSMs of a partition see them.
+// Scalars with the 32 GiB PoRep witness mix (witness_mix::porep_measured(), from
+// docs/porep-witness-statistics.md), as the L, A and B MSMs of a partition see them.
 std::vector<fr> porep_mix_scalars(std::size_t n, uint64_t seed) {
+  constexpr cuda::witness_mix mix = cuda::witness_mix::porep_measured();
   splitmix rng;
   rng.state ^= seed;
   std::vector<fr> s(n);
   for (fr& x : s) {
     const uint64_t u = rng() % 10000;
-    x = u < 5141 ? fr::zero() : u < 5141 + 4728 ? fr::one() : fr::random(rng);
+    x = u < mix.zero ? fr::zero() : u < mix.zero + mix.one ? fr::one() : fr::random(rng);
   }
   return s;
 }

@@ -219,11 +219,12 @@ TEST(CudaField, SafegcdInverseOnHost) {
   namespace sg = cuzk::cuda::safegcd30;
   using L = limbs32<fp>;
   cuzk::test::seeded_rng rng;
-  const auto as_integer = [](const uint32_t (&w)[12]) {  // the integer w as an Fp value
+  const auto to_repr = [](const uint32_t (&w)[12]) {
     fp::repr r{};
     for (int i = 0; i < 6; ++i) r.w[i] = w[2 * i] | (static_cast<uint64_t>(w[2 * i + 1]) << 32);
-    return fp::from_canonical(r);
+    return r;
   };
+  const auto as_integer = [&](const uint32_t (&w)[12]) { return fp::from_canonical(to_repr(w)); };  // w as an Fp value
   std::vector<std::array<uint32_t, 12>> inputs;
   const auto push_integer = [&](const fp& v) {  // v's canonical integer as the input
     const fp::repr c = v.to_canonical();
@@ -252,11 +253,7 @@ TEST(CudaField, SafegcdInverseOnHost) {
     ASSERT_EQ(yv, xv.inverse_fermat()) << "input " << k;
     ASSERT_EQ(xv * yv, fp::one()) << "input " << k;
     // canonical output: y < p (as_integer would not notice y + p)
-    ASSERT_EQ(yv.to_canonical(), [&] {
-      fp::repr r{};
-      for (int i = 0; i < 6; ++i) r.w[i] = y[2 * i] | (static_cast<uint64_t>(y[2 * i + 1]) << 32);
-      return r;
-    }()) << "input " << k;
+    ASSERT_EQ(yv.to_canonical(), to_repr(y)) << "input " << k;
     max_rounds = std::max(max_rounds, rounds);
     sum_rounds += rounds;
   }
