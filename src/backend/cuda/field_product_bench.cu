@@ -254,6 +254,24 @@ __global__ void __launch_bounds__(256) inv_rate_kernel(fp32* data, unsigned iter
   data[i] = x;
 }
 
+// Inversions beside products, to see whether the safegcd inversion (integer ALU work) overlaps
+// the products (wide multiplies) as it would inside a batch-affine kernel: odd warps run
+// dependent inversions (Mode bit 0), even warps dependent products, `muls` per inversion
+// (Mode bit 1). Modes 1 and 2 time each half alone at the same launch shape, mode 3 both.
+template <int Mode>
+__global__ void __launch_bounds__(256) inv_mul_warps_kernel(fp32* data, unsigned iters, unsigned muls) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool inv_warp = (threadIdx.x >> 5) & 1;
+  fp32 x = data[i];
+  if (inv_warp && (Mode & 1)) {
+    for (unsigned k = 0; k < iters; ++k) x = inv_safegcd::inv(x);
+  } else if (!inv_warp && (Mode & 2)) {
+    const fp32 y = data[i ^ 1];
+    for (unsigned k = 0; k < iters * muls; ++k) x = dev::fp_mul_ptx_call::mul(x, y);
+  }
+  data[i] = x;
+}
+
 // ---- host side ----
 template <class F, class T>
 T to_dev(const F& x) {
@@ -467,6 +485,28 @@ void inverse_rate(context& cx, unsigned iters) {
               Inv::name, bad ? "WRONG" : "ok", attr.numRegs, ms_min, ms_med, inversions / (ms_min * 1e-3), cyc, cyc / 9.55);
 }
 
+// The overlap of inversions and products (inv_mul_warps_kernel): each half alone, both, and
+// what perfect overlap would give (the larger alone).
+void inverse_product_overlap(context& cx, unsigned iters, unsigned muls) {
+  const unsigned threads = 256, blocks = 132 * 8;
+  const std::size_t lanes = std::size_t{threads} * blocks;
+  std::vector<fp32> h(lanes);
+  for (auto& x : h) x = to_dev<cuzk::ff::fp, fp32>(cuzk::ff::fp::random(cx.rng));
+  fp32* d;
+  CHECK(cudaMalloc(&d, lanes * sizeof(fp32)));
+  const auto timed = [&](auto kernel) {
+    return time_kernel([&] { CHECK(cudaMemcpy(d, h.data(), lanes * sizeof(fp32), cudaMemcpyHostToDevice)); },
+                       [&] { kernel<<<blocks, threads>>>(d, iters * cx.iter_scale, muls); })
+        .first;
+  };
+  const float t_inv = timed(inv_mul_warps_kernel<1>), t_mul = timed(inv_mul_warps_kernel<2>),
+              t_both = timed(inv_mul_warps_kernel<3>);
+  CHECK(cudaFree(d));
+  std::printf("inverse + %u products (warps): inversions alone %8.3f ms  products alone %8.3f ms  both %8.3f ms"
+              "  (sum %8.3f, perfect overlap %8.3f): the inversion adds %5.1f%% of its own time\n",
+              muls, t_inv, t_mul, t_both, t_inv + t_mul, std::max(t_inv, t_mul), 100.0 * (t_both - t_mul) / t_inv);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -502,6 +542,7 @@ int main(int argc, char** argv) {
   rate<fr_wide, fr, fr32>(cx, 1024);
   inverse_rate<inv_fermat>(cx, 4);
   inverse_rate<inv_safegcd>(cx, 4);
+  for (unsigned muls : {25u, 50u, 100u}) inverse_product_overlap(cx, 4, muls);
   std::printf("field_product_bench: %s\n", cx.all_ok ? "all variants match the CPU" : "MISMATCHES (see above)");
   return cx.all_ok ? 0 : 1;
 }

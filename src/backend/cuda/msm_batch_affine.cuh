@@ -114,6 +114,17 @@ __device__ __forceinline__ pair_terms pair_setup(const g1_affine_dev& p, const g
   }
   return {fp_sub(q.y, p.y), fp_sub(q.x, p.x), 0};
 }
+// The forward pass needs only den, which is x_Q - x_P unless a case test needs the y's (x = 0
+// may be the infinity (0, 0); equal x's are a doubling or a cancellation): it gathers the two
+// 48-byte x's (signs only change y) and the whole points only in those rare cases.
+template <class Mul>
+__device__ __forceinline__ fp32 pair_den(const uint32_t* __restrict__ vals, const g1_affine_dev* __restrict__ pts,
+                                         std::size_t i) {
+  const fp32 xp = load_fp_ro(&pts[vals[i] >> 1].x), xq = load_fp_ro(&pts[vals[i + 1] >> 1].x);
+  if (fp_is_zero(xp) || fp_is_zero(xq) || fp_eq(xp, xq))
+    return pair_setup<Mul>(load_signed(vals, pts, i), load_signed(vals, pts, i + 1)).den;
+  return fp_sub(xq, xp);
+}
 template <class Mul>
 __device__ __forceinline__ g1_affine_dev pair_finish(const g1_affine_dev& p, const g1_affine_dev& q,
                                                      const pair_terms& t, const fp32& den_inv) {
@@ -178,8 +189,7 @@ __device__ __forceinline__ void halving_range_body(const uint32_t* __restrict__ 
     keys_out[o] = keys[i];
     vals_out[o] = o << 1;
     if (paired) {
-      const pair_terms pt = pair_setup<Mul>(load_signed(vals, pts, i), load_signed(vals, pts, i + 1));
-      run = Mul::mul(run, pt.den);
+      run = Mul::mul(run, pair_den<Mul>(vals, pts, i));
       store.put(pairs, run, static_cast<uint32_t>(i - s) | (slot << 16));
       ++pairs;
     } else {
@@ -188,7 +198,7 @@ __device__ __forceinline__ void halving_range_body(const uint32_t* __restrict__ 
     ++slot;
   });
   if (pairs == 0) return;
-  fp32 inv = fp_inverse<Mul>(run);  // (d_0 ... d_(k-1))^-1
+  fp32 inv = fp_inverse_safegcd<Mul>(run);  // (d_0 ... d_(k-1))^-1
   for (unsigned j = pairs; j-- > 0;) {
     const uint32_t w = store.where(j);
     const std::size_t i = s + (w & 0xffffu);

@@ -575,7 +575,7 @@ bool g1_msm_context::impl::halve(unsigned c, const uint32_t*& keys, const uint32
     // entries (later rounds, small n), so that every thread slot of the device gets a range;
     // at least 64 (32 pairs per inversion).
     unsigned range = local ? dev::halving_local_range : opt.affine_range;
-    while (!local && range > 64 && count < range * resident) range /= 2;
+    while (!local && range > 16 && count < range * resident) range /= 2;
     const std::size_t threads = (count + range - 1) / range;
     std::size_t temp = 0;
     if (!halve_counts.reserve((threads + 1) * 4, error) || !halve_offsets.reserve((threads + 1) * 4, error) ||
@@ -677,8 +677,8 @@ bool g1_msm_context::set_options(const g1_msm_options& o, std::string& error) {
     error = "g1_msm_options: affine_rounds must be 0..8";
     return false;
   }
-  if (o.affine_range < 64 || o.affine_range > 16384 || (o.affine_range & (o.affine_range - 1))) {
-    error = "g1_msm_options: affine_range must be a power of two in 64..16384";
+  if (o.affine_range < 16 || o.affine_range > 16384 || (o.affine_range & (o.affine_range - 1))) {
+    error = "g1_msm_options: affine_range must be a power of two in 16..16384";
     return false;
   }
   if (o.reduce_min_blocks < 1 || o.reduce_min_blocks > 2) {
