@@ -6,6 +6,8 @@
 //   *_call     the same, out of line (__noinline__), as the MSM calls it
 //   sqr        squares: the product with a = b, and the wide dedicated square (222 products)
 //   evenodd_opq   even/odd with n0 hidden from the compiler in a register
+//   karatsuba  one Karatsuba level for a b, then a separated Montgomery reduction
+//              (mont_karatsuba.cuh): 252 wide multiplies (Fp) instead of 288.
 //   evenodd_lazy  no final subtraction: inputs and outputs in [0, 2p) (Fp only; valid as
 //              4p < 2^384), to price the subtraction.
 //   f64        the FP64-pipe product (mont_f64.cuh: 8 signed 48-bit limbs in doubles), chained
@@ -14,6 +16,8 @@
 //              "ilp" = one thread runs an even/odd chain and an f64 chain interleaved,
 //              "warps" = even warps run even/odd chains, odd warps f64 chains. Reported per
 //              product of either kind (perfect overlap: max of the two alone / 2).
+//   inverse + products   safegcd inversions in odd warps beside products in even warps, to see
+//              how much of the inversion hides under the products (inv_mul_warps_kernel).
 //   fp inverse fermat / safegcd   Fp inversions (fp_inverse_device.cuh): a^(p-2) with the MSM's
 //              product, and Bernstein-Yang divsteps on 30-bit limbs; dependent inversions per
 //              thread, reported per inversion and in Fp products at 9.55 SM-cycles.
@@ -88,6 +92,10 @@ struct fp_wide {
     return dev::fp_reduce_once(r);
   }
 };
+struct fp_ka {
+  static constexpr const char* name = "fp karatsuba";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return dev::fp_mul_karatsuba_impl(a, b); }
+};
 // Squares: mul(a, b) returns a^2 (b unused), checked against a * a.
 struct fp_cur_sqr {
   static constexpr const char* name = "fp cur sqr";
@@ -106,6 +114,11 @@ struct fp_wide_sqr {
 __device__ __noinline__ fp32 fp_cur_outlined(fp32 a, fp32 b) { return fp_cur::mul(a, b); }
 __device__ __noinline__ fp32 fp_eo_outlined(fp32 a, fp32 b) { return fp_eo::mul(a, b); }
 __device__ __noinline__ fp32 fp_wide_outlined(fp32 a, fp32 b) { return fp_wide::mul(a, b); }
+__device__ __noinline__ fp32 fp_ka_outlined(fp32 a, fp32 b) { return fp_ka::mul(a, b); }
+struct fp_ka_call {
+  static constexpr const char* name = "fp karatsuba_call";
+  static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_ka_outlined(a, b); }
+};
 struct fp_cur_call {
   static constexpr const char* name = "fp cur_call";
   static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) { return fp_cur_outlined(a, b); }
@@ -150,6 +163,14 @@ struct fr_eo {
   static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) {
     uint32_t r[8];
     dev::eo_mont_mul<8, dev::fr_consts>(r, a.v, b.v);
+    return dev::reduce_once(r);
+  }
+};
+struct fr_ka {
+  static constexpr const char* name = "fr karatsuba";
+  static __device__ __forceinline__ fr32 mul(const fr32& a, const fr32& b) {
+    uint32_t r[8];
+    dev::ka_mont_mul<8, dev::fr_consts>(r, a.v, b.v);
     return dev::reduce_once(r);
   }
 };
@@ -534,11 +555,14 @@ int main(int argc, char** argv) {
   rate<fp_cur_call, fp, fp32>(cx, 512);
   rate<fp_eo_call, fp, fp32>(cx, 512);
   rate<fp_wide_call, fp, fp32>(cx, 512);
+  rate<fp_ka, fp, fp32>(cx, 512);
+  rate<fp_ka_call, fp, fp32>(cx, 512);
   rate_f64_and_mixed(cx, 512);
   rate<fr_cur, fr, fr32>(cx, 1024);
   rate<fr_portable, fr, fr32>(cx, 1024);
   rate<fr_eo, fr, fr32>(cx, 1024);
   rate<fr_eo_opaque, fr, fr32>(cx, 1024);
+  rate<fr_ka, fr, fr32>(cx, 1024);
   rate<fr_wide, fr, fr32>(cx, 1024);
   inverse_rate<inv_fermat>(cx, 4);
   inverse_rate<inv_safegcd>(cx, 4);

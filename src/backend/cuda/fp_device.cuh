@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "backend/cuda/mont_evenodd.cuh"
+#include "backend/cuda/mont_karatsuba.cuh"
 #include "ff/bls12_381.hpp"
 
 namespace cuzk::cuda::dev {
@@ -299,13 +300,38 @@ __device__ __forceinline__ fp32 fp_dot_evenodd_impl(const fp32& a, const fp32& b
   return fp_reduce_once(r);
 }
 
+// Karatsuba for the multiplication, then a separated Montgomery reduction (mont_karatsuba.cuh):
+// 252 wide multiplies instead of 288 for the product, 360 instead of 432 for the dot product.
+__device__ __forceinline__ fp32 fp_mul_karatsuba_impl(const fp32& a, const fp32& b) {
+  uint32_t r[12];
+  ka_mont_mul<12, fp_consts>(r, a.v, b.v);
+  return fp_reduce_once(r);
+}
+__device__ __forceinline__ fp32 fp_dot_karatsuba_impl(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
+  uint32_t r[12];
+  ka_mont_dot<12, fp_consts>(r, a.v, b.v, c.v, d.v);
+  return fp_reduce_once(r);
+}
+
 // The product behind the PTX policies below (and so the MSM's): CUZK_FP_PRODUCT_EVENODD selects
-// the even/odd formulation (1) or the row-by-row CIOS (0). Both are bit-identical.
+// the even/odd formulations (1) or the row-by-row CIOS (0); with the even/odd ones,
+// CUZK_FP_PRODUCT_KARATSUBA = 1 takes the Karatsuba product and CUZK_FP_DOT_KARATSUBA = 1 the
+// Karatsuba dot product. All bit-identical. Both default to 0: faster alone (9.06 / 9.53
+// SM-cycles inline / out of line against 9.49 / 9.88), they made the MSM slower on the H200
+// (G1 2^26 348.3 -> 353.5 ms with the product, 372.9 with both; docs/gpu-field-products.md).
 #ifndef CUZK_FP_PRODUCT_EVENODD
 #define CUZK_FP_PRODUCT_EVENODD 1
 #endif
+#ifndef CUZK_FP_PRODUCT_KARATSUBA
+#define CUZK_FP_PRODUCT_KARATSUBA 0
+#endif
+#ifndef CUZK_FP_DOT_KARATSUBA
+#define CUZK_FP_DOT_KARATSUBA 0
+#endif
 __device__ __forceinline__ fp32 fp_mul_ptx_impl(const fp32& a, const fp32& b) {
-#if CUZK_FP_PRODUCT_EVENODD
+#if CUZK_FP_PRODUCT_EVENODD && CUZK_FP_PRODUCT_KARATSUBA
+  return fp_mul_karatsuba_impl(a, b);
+#elif CUZK_FP_PRODUCT_EVENODD
   return fp_mul_evenodd_impl(a, b);
 #else
   return fp_mul_cios_impl(a, b);
@@ -320,7 +346,11 @@ struct fp_mul_ptx {
 #if CUZK_FP_PRODUCT_EVENODD
   static __device__ __forceinline__ fp32 sqr(const fp32& a) { return fp_sqr_evenodd_impl(a); }
   static __device__ __forceinline__ fp32 dot(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
+#if CUZK_FP_DOT_KARATSUBA
+    return fp_dot_karatsuba_impl(a, b, c, d);
+#else
     return fp_dot_evenodd_impl(a, b, c, d);
+#endif
   }
 #else
   static __device__ __forceinline__ fp32 sqr(const fp32& a) { return fp_mul_ptx_impl(a, a); }

@@ -62,6 +62,11 @@ struct cc_chain {
     if (set) cf = static_cast<uint32_t>(s >> 32);
     return static_cast<uint32_t>(s);
   }
+  uint32_t diff(uint32_t x, uint32_t y, uint32_t bin, bool set) {
+    const uint64_t d = static_cast<uint64_t>(x) - y - bin;
+    if (set) cf = static_cast<uint32_t>(d >> 63);
+    return static_cast<uint32_t>(d);
+  }
 #endif
   CUZK_EO_HD uint32_t mul_lo(uint32_t a, uint32_t b) {
 #ifdef __CUDA_ARCH__
@@ -119,6 +124,34 @@ struct cc_chain {
     return d;
 #else
     return sum(hi(a, b), c, cf, false);
+#endif
+  }
+  // Subtractions: the flag is the borrow (d = a - b - borrow), as PTX's sub.cc / subc define it.
+  CUZK_EO_HD uint32_t sub_cc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return diff(a, b, 0, true);
+#endif
+  }
+  CUZK_EO_HD uint32_t subc_cc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return diff(a, b, cf, true);
+#endif
+  }
+  CUZK_EO_HD uint32_t subc(uint32_t a, uint32_t b) {
+#ifdef __CUDA_ARCH__
+    uint32_t d;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return diff(a, b, cf, false);
 #endif
   }
   CUZK_EO_HD uint32_t add_cc(uint32_t a, uint32_t b) {
@@ -198,7 +231,9 @@ CUZK_EO_UNROLL
 // T += m p (m = E[0] n0). u(j) gives operand limb j; the products u_j b_i with j < skip are not
 // formed (eo_mont_sqr's rows: those limbs only pass the carry, an add on the integer ALU; the
 // first row has skip 0). P gives static constexpr limb(i) and n0 (low 32 bits of -p^-1).
-template <int N, class P, class U, class Extra>
+// Reduce = false leaves out m p: a plain product row (mont_karatsuba.cuh's half products; the
+// caller takes the finished low limb E[0] before the next row's division drops it).
+template <int N, class P, bool Reduce = true, class U, class Extra>
 CUZK_EO_HD void eo_row(cc_chain& c, uint32_t (&E)[N], uint32_t (&O)[N], U&& u, uint32_t bi, int skip, bool first,
                        uint32_t n0, Extra&& extra) {
   static_assert(N % 2 == 0 && N >= 4, "even limb count");
@@ -234,9 +269,11 @@ CUZK_EO_UNROLL
     if (skip <= N - 2) eo_add_even<N>(c, E, O, u, bi, skip + (skip & 1));
   }
   extra(E, O);
-  constexpr mod_limbs<N> p = mod_limbs<N>::template of<P>();
-  // m * p: the carry out of the O chain is zero (see the header).
-  eo_add<N>(c, E, O, p.v, E[0] * n0);
+  if constexpr (Reduce) {
+    constexpr mod_limbs<N> p = mod_limbs<N>::template of<P>();
+    // m * p: the carry out of the O chain is zero (see the header).
+    eo_add<N>(c, E, O, p.v, E[0] * n0);
+  }
 }
 
 // The last row's E role is O: result = E + O / 2^32 (O[0] is 0).

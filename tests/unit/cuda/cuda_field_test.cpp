@@ -9,6 +9,7 @@
 #include "backend/cuda/field_selftest.hpp"
 #include "backend/cuda/fp_inverse_safegcd.cuh"
 #include "backend/cuda/mont_evenodd.cuh"
+#include "backend/cuda/mont_karatsuba.cuh"
 #include "backend/cuda/mont_f64.cuh"
 #include "support/seed.hpp"
 
@@ -100,11 +101,21 @@ template <class F>
 void check_host_products(cuzk::test::seeded_rng& rng) {
   using L = limbs32<F>;
   constexpr int n = L::n;
+  // A value whose high half (in 32-bit limbs) equals its low half, below p (the top word of each
+  // half cleared to 24 bits).
+  const auto equal_halves = [](F x) {
+    constexpr int w = n / 2;  // 64-bit words
+    x.v.w[w / 2 - 1] &= 0xffffffu;
+    for (int i = 0; i < w / 2; ++i) x.v.w[w / 2 + i] = x.v.w[i];
+    return x;
+  };
   for (int it = 0; it < 20000; ++it) {
     F a = F::random(rng), b = F::random(rng);
     if (it == 0) a = b = -F::one();  // p - 1 twice: the largest operands
     if (it == 1) a = -F::one();
     if (it == 2) b = F::zero();
+    if (it % 7 == 3) a = equal_halves(a);  // Karatsuba's a0 - a1 = 0
+    if (it % 5 == 4) b = equal_halves(b);
     uint32_t x[n], y[n], r[n];
     L::split(a, x);
     L::split(b, y);
@@ -115,6 +126,19 @@ void check_host_products(cuzk::test::seeded_rng& rng) {
     ASSERT_EQ(L::join(r), want) << "wide, iteration " << it;
     cuzk::cuda::dev::wide_mont_sqr<n, L>(r, x);
     ASSERT_EQ(L::join(r), a * a) << "wide square, iteration " << it;
+    cuzk::cuda::dev::ka_mont_mul<n, L>(r, x, y);
+    ASSERT_EQ(L::join(r), want) << "Karatsuba, iteration " << it;
+    cuzk::cuda::dev::ka_mont_mul<n, L>(r, x, x);
+    ASSERT_EQ(L::join(r), a * a) << "Karatsuba square, iteration " << it;
+    {
+      F c = F::random(rng), d = F::random(rng);
+      if (it == 0) c = d = -F::one();  // the largest sum, 2 (p - 1)^2
+      uint32_t z[n], w[n];
+      L::split(c, z);
+      L::split(d, w);
+      cuzk::cuda::dev::ka_mont_dot<n, L>(r, x, y, z, w);
+      ASSERT_EQ(L::join(r), a * b + c * d) << "Karatsuba dot product, iteration " << it;
+    }
     if constexpr (cuzk::cuda::dev::eo_three_spare_bits<n, L>()) {  // Fp only
       cuzk::cuda::dev::eo_mont_sqr<n, L>(r, x);
       ASSERT_EQ(L::join(r), a * a) << "even/odd square, iteration " << it;

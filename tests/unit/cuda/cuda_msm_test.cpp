@@ -221,13 +221,13 @@ TEST(CudaMsm, BatchAffineMatchesCpuRandom) {
       expect_same(gpu_msm(bn, sn, o), cpu_msm(bn, sn), "rounds=" + std::to_string(rounds) + " n=" + std::to_string(n));
     }
   const ec::g1_jacobian want = cpu_msm(b, s);
-  // Kernel variants: running products in local memory (ranges of 512), the smallest and the
+  // Kernel variants: running products in local memory (ranges of 512), the smallest (16) and the
   // largest range of the global variant.
   for (unsigned variant = 0; variant < 3; ++variant) {
     cuda::g1_msm_options o;
     o.affine_rounds = 2;
     o.affine_local_prefix = variant == 0;
-    o.affine_range = variant == 1 ? 64 : 16384;
+    o.affine_range = variant == 1 ? 16 : 16384;
     o.window_bits = 5;
     expect_same(gpu_msm(b, s, o), want, "variant " + std::to_string(variant));
   }
@@ -327,8 +327,11 @@ TEST(CudaMsm, RejectsBadOptions) {
   o = {};
   o.affine_range = 1000;
   EXPECT_FALSE(context().set_options(o, error));
-  o.affine_range = 32;
+  o.affine_range = 8;
   EXPECT_FALSE(context().set_options(o, error));
+  o.affine_range = 16;  // the smallest allowed
+  EXPECT_TRUE(context().set_options(o, error)) << error;
+  EXPECT_TRUE(context().set_options({}, error)) << error;
 }
 
 // msm_mostly_binary (the 0/1 split of the L, A and B MSMs) against the CPU.
