@@ -17,19 +17,20 @@
 // additions (n W / 2^R), and the rounds do the rest as affine additions.
 //
 // Affine addition with a shared inversion (Montgomery's trick), per thread over its k pairs:
-//   forward:  d_j = x_Q - x_P, running products a_j = d_0 ... d_j (stored, 48 B each), 1 M;
-//   invert:   I = a_(k-1)^-1 (fp_inverse_device.cuh, 494 products);
+//   forward:  d_j = x_Q - x_P (only the two x's gathered), running products a_j = d_0 ... d_j
+//             (stored, 48 B each), 1 M;
+//   invert:   I = a_(k-1)^-1 (safegcd divsteps, fp_inverse_device.cuh: ~51 products alone,
+//             ~26 inside this kernel, where it half overlaps the products of other warps);
 //   backward: d_j^-1 = I a_(j-1), then I <- I d_j (2 M); lambda = (y_Q - y_P) d_j^-1 (1 M),
 //             x3 = lambda^2 - x_P - x_Q (1 S), y3 = lambda (x_P - x3) - y_P (1 M).
-// Per addition: 6 products + 494 / k. Ranges of 1024 entries give k <= 512 pairs, 6.97 products
-// per addition (ranges of 512: 7.93), against 10 (8M + 2S) for the XYZZ mixed addition. Memory per
-// addition: both points gathered twice (forward and backward: 384 B), the running product
-// written and read (96 B), the result written (96 B), keys/values 16 B: ~600 B, against 96 B
-// per XYZZ mixed addition.
-// Measured on the H200 at 2^26 (docs/gpu-msm-batch-affine.md): 173-180 SM-cycles per affine
-// addition (global variant, 1-4 rounds) against 171 per XYZZ addition: ~68 cycles per addition
-// are not products (gathers, case tests, subtractions, call overhead), so the rounds do not pay
-// and g1_msm_options::affine_rounds defaults to 0.
+// Per addition: 6 products + the inversion's share. Memory per addition: the x's (96 B), both
+// points again in the backward pass (192 B), the running product written and read (96 B), the
+// result (96 B), keys/values 16 B, against 96 B per XYZZ mixed addition.
+// Measured on the H200 at 2^26 (docs/gpu-msm-batch-affine.md, version 3): 112.6 SM-cycles per
+// affine addition with ranges of 32 entries (up to 16 pairs per inversion; 148 with 1024)
+// against 98 per XYZZ entry: ~39 cycles per addition beyond the products and the inversion are
+// gathers, scratch traffic and bookkeeping, so the rounds do not pay and
+// g1_msm_options::affine_rounds defaults to 0.
 //
 // Exceptional cases (exact, decided per pair from the loaded points; signs already applied):
 //   P or Q at infinity ((0, 0)): the sum is the other one (infinity when both are); d := 1;

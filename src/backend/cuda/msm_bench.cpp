@@ -19,10 +19,10 @@
 // Batch affine (cuda_msm_bench affine): the G1 MSM with affine_rounds = 0 (plain XYZZ path), 1,
 // 2, 3, 4 at 2^min_log, 2^(min_log + 2), ..., 2^max_log; each checked, median of 3 with a profiled
 // run, SM-cycles per addition of the halving rounds (additions ~ sorted - XYZZ entries) and of
-// the XYZZ accumulation (per entry, merges included), against their floors (6 + 494 / pairs
-// per inversion and 10 products at 13.5 SM-cycles per product: ~88-107 and 135 cycles); then
+// the XYZZ accumulation (per entry, merges included), against their products (6 plus the
+// safegcd inversion's share, and ~9 for the XYZZ mixed addition, at ~9.5 SM-cycles each); then
 // the variants of the halving kernel (running products in local memory or global scratch,
-// entries per thread) at 2^max_log with 3 rounds.
+// entries per thread 16 .. 1024) at 2^max_log with 1, 2 and 3 rounds.
 // Reduction segments (cuda_msm_bench reduce): for 2^24, 2^26 and 2^27 (up to max_log), the
 // default window and the next, buckets per reduction thread g = 32 .. 128 (g1_msm_options::
 // reduce_segment) and the reduction kernel's register cap (reduce_min_blocks 1, 2): median of 3
@@ -396,8 +396,8 @@ int main(int argc, char** argv) {
         if (!good) return 2;
       }
     }
-    // Variants at 2^max_log, 3 rounds: local-memory running products (ranges of 512) and the
-    // global scratch with affine_range 512 .. 4096.
+    // Variants at 2^max_log, 1 to 3 rounds: local-memory running products (ranges of 512) and the
+    // global scratch with affine_range 16 .. 1024.
     const std::size_t n = std::size_t{1} << max_log;
     const ec::g1_affine want = expected(n).to_affine();
     std::printf("\nvariants at 2^%u (median of 3, ms; affine-phase SM-cycles per addition):\n", max_log);

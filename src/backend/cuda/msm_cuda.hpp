@@ -113,14 +113,15 @@ struct g1_msm_options {
   // G1 only (G2 ignores it): pairwise batch-affine halving rounds between the sort and the XYZZ
   // accumulation (0..8; 0 = the plain XYZZ path). Each round pairs consecutive entries of a
   // bucket into one affine sum with one shared inversion per up to affine_range / 2 pairs
-  // (~7 Fp products per addition instead of 10), so the accumulation then adds ~1/2^rounds of
-  // the entries (msm_batch_affine.cuh). Needs two affine arrays and the running products in
-  // scratch (~26 GB at 2^26); when they do not fit, the rounds stop early (exact either way).
-  // Default 0: measured slower on the H200 (2^26: 616.7 ms; 1 round 620.7, 3 rounds 636.0;
-  // docs/gpu-msm-batch-affine.md).
+  // (6 Fp products per addition plus a share of the safegcd inversion, instead of 10), so the
+  // accumulation then adds ~1/2^rounds of the entries (msm_batch_affine.cuh). Needs two affine
+  // arrays and the running products in scratch; when they do not fit, the rounds stop early
+  // (exact either way). Default 0: measured slower on the H200 (2^26: 348.3 ms; 1 / 3 rounds at
+  // ranges of 32: 371.9 / 391.9 ms; docs/gpu-msm-batch-affine.md).
   unsigned affine_rounds = 0;
-  unsigned affine_range = 1024;       // entries per thread of a halving round (power of two,
-                                      // 64..16384): up to range / 2 pairs share one inversion
+  unsigned affine_range = 32;         // entries per thread of a halving round (power of two,
+                                      // 16..16384): up to range / 2 pairs share one inversion;
+                                      // 32 measured best (112.6 SM-cycles per addition, 1024: 148)
   bool affine_local_prefix = false;   // first version: running products in local memory, ranges
                                       // of 512 (affine_range ignored); measured slower (docs)
   bool profile = false;               // time each phase (adds synchronisation; see profile())
