@@ -8,8 +8,14 @@
 // the MSM's accumulation). Karatsuba trades a quarter of the a b partial products for additions:
 // a b = z0 + (z0 + z2 + (a0 - a1)(b1 - b0)) X + z2 X^2 with X = 2^(32 n/2), z0 = a0 b0,
 // z2 = a1 b1: three half products of (n/2)^2 partial products (Fp 108 instead of 144), then a
-// separated (SOS) Montgomery reduction of the 2n-limb product (n^2 = 144). Fp: 252 wide
-// multiplies instead of 288 (-12.5%), plus ~300 carry-chain additions on the ALU pipe.
+// separated (SOS) Montgomery reduction of the 2n-limb product (n^2 = 144). Fp: 252 partial
+// products instead of 288 (-12.5%), plus carry-chain additions on the ALU pipe.
+// Measured on the H200 (docs/gpu-field-products.md): 236 IMAD.WIDE and 136 IADD3.X per Fp
+// product in the SASS, 9.06 SM-cycles inline and 9.53 out of line against 9.49 / 9.88 for the
+// even/odd product; Fr 4.84 against 4.91. Inside the MSM kernels it is slower (G1 2^26 348.3 ->
+// 353.5 ms: its larger live set costs the register-capped callers more saves around each call
+// than the multiplies save), so fp_device.cuh keeps it behind CUZK_FP_PRODUCT_KARATSUBA /
+// CUZK_FP_DOT_KARATSUBA (default 0).
 //
 // Both pieces run in eo_mont_mul's sliding even/odd frame (mont_evenodd.cuh), which keeps each
 // lo/hi pair in an aligned register pair: a first version that added row i at limb offset i

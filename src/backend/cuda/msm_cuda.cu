@@ -573,7 +573,7 @@ bool g1_msm_context::impl::halve(unsigned c, const uint32_t*& keys, const uint32
   for (unsigned r = 0; r < opt.affine_rounds && count > 1; ++r) {
     // Entries per thread: affine_range, smaller when the list has fewer than range x resident
     // entries (later rounds, small n), so that every thread slot of the device gets a range;
-    // at least 64 (32 pairs per inversion).
+    // at least 16 (8 pairs per inversion).
     unsigned range = local ? dev::halving_local_range : opt.affine_range;
     while (!local && range > 16 && count < range * resident) range /= 2;
     const std::size_t threads = (count + range - 1) / range;
