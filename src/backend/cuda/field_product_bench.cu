@@ -7,7 +7,7 @@
 //   sqr        squares: the product with a = b, and the wide dedicated square (222 products)
 //   evenodd_opq   even/odd with n0 hidden from the compiler in a register
 //   karatsuba  one Karatsuba level for a b, then a separated Montgomery reduction
-//              (mont_karatsuba.cuh): 252 wide multiplies (Fp) instead of 288.
+//              (mont_karatsuba.cuh): 252 partial products (Fp) instead of 288.
 //   evenodd_lazy  no final subtraction: inputs and outputs in [0, 2p) (Fp only; valid as
 //              4p < 2^384), to price the subtraction.
 //   f64        the FP64-pipe product (mont_f64.cuh: 8 signed 48-bit limbs in doubles), chained

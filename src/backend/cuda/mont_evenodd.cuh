@@ -48,6 +48,28 @@
 
 namespace cuzk::cuda::dev {
 
+// One carry-chain instruction as a member of cc_chain: on the device the PTX instruction `ptx`
+// on operands a, b (and c), on the host the expression `host`, which emulates it.
+#ifdef __CUDA_ARCH__
+#define CUZK_CC_OP2(name, ptx, host)                                            \
+  CUZK_EO_HD uint32_t name(uint32_t a, uint32_t b) {                            \
+    uint32_t d;                                                                 \
+    asm volatile(ptx " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));                \
+    return d;                                                                   \
+  }
+#define CUZK_CC_OP3(name, ptx, host)                                            \
+  CUZK_EO_HD uint32_t name(uint32_t a, uint32_t b, uint32_t c) {                \
+    uint32_t d;                                                                 \
+    asm volatile(ptx " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));    \
+    return d;                                                                   \
+  }
+#else
+#define CUZK_CC_OP2(name, ptx, host) \
+  CUZK_EO_HD uint32_t name(uint32_t a, uint32_t b) { return host; }
+#define CUZK_CC_OP3(name, ptx, host) \
+  CUZK_EO_HD uint32_t name(uint32_t a, uint32_t b, uint32_t c) { return host; }
+#endif
+
 // PTX carry-chain instructions; on the host the carry flag is a member. On the device the flag is
 // the hardware CC register, carried between consecutive asm statements (volatile: kept in order).
 struct cc_chain {
@@ -68,119 +90,20 @@ struct cc_chain {
     return static_cast<uint32_t>(d);
   }
 #endif
-  CUZK_EO_HD uint32_t mul_lo(uint32_t a, uint32_t b) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return lo(a, b);
-#endif
-  }
-  CUZK_EO_HD uint32_t mul_hi(uint32_t a, uint32_t b) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return hi(a, b);
-#endif
-  }
-  // d = lo(a b) + c, carry out.
-  CUZK_EO_HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    return sum(lo(a, b), c, 0, true);
-#endif
-  }
-  // d = lo(a b) + c + carry, carry out.
-  CUZK_EO_HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    return sum(lo(a, b), c, cf, true);
-#endif
-  }
-  // d = hi(a b) + c + carry, carry out.
-  CUZK_EO_HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    return sum(hi(a, b), c, cf, true);
-#endif
-  }
-  // d = hi(a b) + c + carry, no carry out (the caller's bound says there is none).
-  CUZK_EO_HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-    return d;
-#else
-    return sum(hi(a, b), c, cf, false);
-#endif
-  }
+  CUZK_CC_OP2(mul_lo, "mul.lo.u32", lo(a, b))
+  CUZK_CC_OP2(mul_hi, "mul.hi.u32", hi(a, b))
+  CUZK_CC_OP3(mad_lo_cc, "mad.lo.cc.u32", sum(lo(a, b), c, 0, true))     // lo(a b) + c, carry out
+  CUZK_CC_OP3(madc_lo_cc, "madc.lo.cc.u32", sum(lo(a, b), c, cf, true))  // lo(a b) + c + carry, carry out
+  CUZK_CC_OP3(madc_hi_cc, "madc.hi.cc.u32", sum(hi(a, b), c, cf, true))  // hi(a b) + c + carry, carry out
+  // hi(a b) + c + carry, no carry out (the caller's bound says there is none).
+  CUZK_CC_OP3(madc_hi, "madc.hi.u32", sum(hi(a, b), c, cf, false))
   // Subtractions: the flag is the borrow (d = a - b - borrow), as PTX's sub.cc / subc define it.
-  CUZK_EO_HD uint32_t sub_cc(uint32_t a, uint32_t b) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return diff(a, b, 0, true);
-#endif
-  }
-  CUZK_EO_HD uint32_t subc_cc(uint32_t a, uint32_t b) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return diff(a, b, cf, true);
-#endif
-  }
-  CUZK_EO_HD uint32_t subc(uint32_t a, uint32_t b) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("subc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return diff(a, b, cf, false);
-#endif
-  }
-  CUZK_EO_HD uint32_t add_cc(uint32_t a, uint32_t b) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return sum(a, b, 0, true);
-#endif
-  }
-  CUZK_EO_HD uint32_t addc_cc(uint32_t a, uint32_t b) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return sum(a, b, cf, true);
-#endif
-  }
-  CUZK_EO_HD uint32_t addc(uint32_t a, uint32_t b) {
-#ifdef __CUDA_ARCH__
-    uint32_t d;
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return sum(a, b, cf, false);
-#endif
-  }
+  CUZK_CC_OP2(sub_cc, "sub.cc.u32", diff(a, b, 0, true))
+  CUZK_CC_OP2(subc_cc, "subc.cc.u32", diff(a, b, cf, true))
+  CUZK_CC_OP2(subc, "subc.u32", diff(a, b, cf, false))
+  CUZK_CC_OP2(add_cc, "add.cc.u32", sum(a, b, 0, true))
+  CUZK_CC_OP2(addc_cc, "addc.cc.u32", sum(a, b, cf, true))
+  CUZK_CC_OP2(addc, "addc.u32", sum(a, b, cf, false))
 };
 
 // The modulus limbs as a local constant: device code may not call P::limb (a host function) or
@@ -458,4 +381,6 @@ CUZK_EO_UNROLL
 }  // namespace cuzk::cuda::dev
 
 #undef CUZK_EO_HD
+#undef CUZK_CC_OP2
+#undef CUZK_CC_OP3
 #undef CUZK_EO_UNROLL

@@ -401,18 +401,19 @@ int main(int argc, char** argv) {
     const std::size_t n = std::size_t{1} << max_log;
     const ec::g1_affine want = expected(n).to_affine();
     std::printf("\nvariants at 2^%u (median of 3, ms; affine-phase SM-cycles per addition):\n", max_log);
-    for (unsigned rounds : {1u, 2u, 3u})
-    for (unsigned range : {0u, 16u, 32u, 64u, 128u, 256u, 1024u}) {
-      cuda::g1_msm_options o;
-      o.affine_rounds = rounds;
-      o.affine_local_prefix = range == 0;
-      if (range) o.affine_range = range;
-      const auto [t, p, good] = measure(n, o, want);
-      const double adds = static_cast<double>(p.sorted_entries) - static_cast<double>(p.xyzz_entries);
-      std::printf("  rounds %u %-14s %-5u %9.3f ms  affine %8.2f ms  %6.1f cyc/add  accum %7.2f ms  %s\n", rounds,
-                  range ? "global, range" : "local, range", range ? range : 512u, t.first, p.affine_ms,
-                  p.affine_ms * 1e-3 * sm_hz / adds, p.accumulate_ms, good ? "OK" : "MISMATCH");
-      std::fflush(stdout);
+    for (unsigned rounds : {1u, 2u, 3u}) {
+      for (unsigned range : {0u, 16u, 32u, 64u, 128u, 256u, 1024u}) {
+        cuda::g1_msm_options o;
+        o.affine_rounds = rounds;
+        o.affine_local_prefix = range == 0;
+        if (range) o.affine_range = range;
+        const auto [t, p, good] = measure(n, o, want);
+        const double adds = static_cast<double>(p.sorted_entries) - static_cast<double>(p.xyzz_entries);
+        std::printf("  rounds %u %-14s %-5u %9.3f ms  affine %8.2f ms  %6.1f cyc/add  accum %7.2f ms  %s\n", rounds,
+                    range ? "global, range" : "local, range", range ? range : 512u, t.first, p.affine_ms,
+                    p.affine_ms * 1e-3 * sm_hz / adds, p.accumulate_ms, good ? "OK" : "MISMATCH");
+        std::fflush(stdout);
+      }
     }
     return 0;
   }

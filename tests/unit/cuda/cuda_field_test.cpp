@@ -71,8 +71,9 @@ TEST(CudaField, DeviceInversesMatchHost) {
 }
 
 // The device products' limb bookkeeping, run on the host (carry flag emulated; no GPU needed):
-// even/odd and wide CIOS (and the wide square; for Fp the even/odd square and dot product a b + c d)
-// against ff::fp / ff::fr, canonical after one conditional subtraction.
+// even/odd and wide CIOS, the wide square, the Karatsuba product, square and dot product (for Fp
+// also the even/odd square and dot product a b + c d) against ff::fp / ff::fr, canonical after
+// one conditional subtraction.
 template <class F>
 struct limbs32 {
   static constexpr int n = 2 * static_cast<int>(sizeof(F::modulus.w) / 8);
