@@ -18,6 +18,7 @@
 //   written (96 B per row); floor = bytes / 4.8 TB/s. The "gather" figure counts one 32-byte
 //   sector per entry instead of the witness once (no L2 reuse at all).
 // Usage: cuda_prove_bench [spmv] [reps (3)] [log2 sizes... (20 24)]   (spmv: SpMV only, no proofs)
+// cuda_prove_bench pack [reps (3)] [log2 n (27)]: the host witness encode alone (no GPU needed).
 //
 // Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N] [mix=pessimistic]): a satisfiable
 // PoRep-like circuit of the same sizes and densities (porep_like_circuit.hpp), parameters from
@@ -44,6 +45,7 @@
 #include "backend/cuda/porep_like_circuit.hpp"
 #include "backend/cuda/setup_cuda.hpp"
 #include "backend/cuda/spmv_cuda.hpp"
+#include "backend/cuda/witness_packing.hpp"
 #include "base/executor.hpp"
 #include "groth16/params.hpp"
 #include "groth16/setup.hpp"
@@ -399,6 +401,70 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
               cuda::format_bytes(dp.srs->memory.bytes()).c_str(), device_used().c_str(), host_peak_gb());
 }
 
+// Host witness encode alone (no GPU): a PoRep-mix witness of 2^log_n values packed chunk by
+// chunk as the upload does (2^20 values per chunk, each chunk one fork-join of the executor),
+// with each encoder; beside it the executor's plain read of the same bytes, in one parallel_for
+// and chunk by chunk, which bound what an encoder can reach. Best of reps, GB/s of witness read.
+void bench_pack(unsigned log_n, unsigned reps, cuzk::base::executor& ex) {
+  const std::size_t n = std::size_t{1} << log_n, chunk = std::size_t{1} << 20;
+  std::vector<fr> w(n);
+  ex.parallel_for(n, chunk, [&](std::size_t b, std::size_t e) {
+    std::mt19937_64 rng(0x5eed ^ b);
+    for (std::size_t i = b; i < e; ++i) {
+      const uint64_t t = rng() % 10000;
+      w[i] = t < 5141 ? fr::zero() : t < 5141 + 4728 ? fr::one() : fr::random(rng);
+    }
+  });
+  std::vector<fr> out(cuda::packed_chunk_layout::of(chunk).max_bytes() / sizeof(fr) + 1);
+  auto* dst = reinterpret_cast<std::byte*>(out.data());
+  const double gb = static_cast<double>(n * sizeof(fr)) / 1e9;
+  auto best_of = [&](auto&& run) {
+    double best = 1e300;
+    for (unsigned r = 0; r < reps; ++r) {
+      const auto t0 = clock_type::now();
+      run();
+      best = std::min(best, seconds_since(t0));
+    }
+    return best;
+  };
+  std::atomic<uint64_t> sink{0};
+  auto read = [&](std::size_t b, std::size_t e) {
+    uint64_t x = 0;
+    for (std::size_t i = b; i < e; ++i) x ^= w[i].v.w[0] ^ w[i].v.w[1] ^ w[i].v.w[2] ^ w[i].v.w[3];
+    sink ^= x;
+  };
+  const double read_all = best_of([&] { ex.parallel_for(n, std::size_t{1} << 16, read); });
+  const double read_chunks = best_of([&] {
+    for (std::size_t off = 0; off < n; off += chunk)
+      ex.parallel_for(chunk, std::size_t{1} << 16, [&](std::size_t b, std::size_t e) { read(off + b, off + e); });
+  });
+  std::printf("\n== witness encode, 2^%u values (%.2f GB), %zu threads ==\n", log_n, gb, ex.concurrency());
+  std::printf("  plain read: one parallel_for %.1f ms (%.1f GB/s), per 2^20 chunk %.1f ms (%.1f GB/s)\n",
+              read_all * 1e3, gb / read_all, read_chunks * 1e3, gb / read_chunks);
+  uint64_t digests[2] = {0, 0};
+  const std::pair<cuda::pack_encoder, const char*> encoders[] = {{cuda::pack_encoder::scalar, "scalar"},
+                                                                 {cuda::pack_encoder::avx2, "avx2"}};
+  for (int k = 0; k < 2; ++k) {
+    if (encoders[k].first == cuda::pack_encoder::avx2 && !cuda::pack_encoder_avx2_supported()) {
+      std::printf("  %s encoder: this CPU has no AVX2\n", encoders[k].second);
+      continue;
+    }
+    uint64_t digest = 0;
+    const double t = best_of([&] {
+      digest = 0;
+      for (std::size_t off = 0; off < n; off += chunk) {
+        const std::size_t b = cuda::pack_witness_chunk(std::span<const fr>(w).subspan(off, chunk), dst, ex,
+                                                       encoders[k].first);
+        digest = digest * 1000003u + b + out[b / sizeof(fr) / 2].v.w[0];
+      }
+    });
+    std::printf("  %-6s encoder: %.1f ms (%.1f GB/s), digest %016llx\n", encoders[k].second, t * 1e3, gb / t,
+                static_cast<unsigned long long>(digest));
+    digests[k] = digest;
+  }
+  if (digests[1] != 0 && digests[0] != digests[1]) die("the encoders' packed chunks differ");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -426,6 +492,13 @@ int main(int argc, char** argv) {
       }
       std::fflush(stdout);
     }
+    return 0;
+  }
+  if (argc > 1 && std::string(argv[1]) == "pack") {
+    const unsigned reps = argc > 2 ? static_cast<unsigned>(std::max(1, std::atoi(argv[2]))) : 3;
+    const unsigned log_n = argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 27;
+    auto ex = cuzk::base::make_thread_pool_executor(0);
+    bench_pack(std::max(20u, log_n), reps, *ex);
     return 0;
   }
   const bool spmv_only = argc > arg && std::string(argv[arg]) == "spmv";

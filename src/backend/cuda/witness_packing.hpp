@@ -58,10 +58,20 @@ struct packed_chunk_layout {
   constexpr std::size_t max_bytes() const { return bytes(count); }
 };
 
+// How pass 1 classifies 16 values: 64-bit scalar compares, or one 256-bit load and two vptest
+// per value (x86-64 with AVX2, checked at run time). `automatic` is AVX2 where the CPU has it.
+enum class pack_encoder { scalar, avx2, automatic };
+
+// Whether this CPU runs pack_encoder::avx2 (false on other architectures).
+bool pack_encoder_avx2_supported();
+
 // Packs src into dst (at least packed_chunk_layout::of(src.size()).max_bytes(), 32-byte
-// aligned), in two passes split over `ex`'s threads: codes and per-block counts, then the
-// other values. Returns the bytes written.
-std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base::executor& ex);
+// aligned) in one pass split over `ex`'s threads (codes, block offsets and other values per
+// task), then moves each task's other values into place on the calling thread. Returns the
+// bytes written. Throws std::invalid_argument for avx2 on a CPU
+// without it.
+std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base::executor& ex,
+                               pack_encoder encoder = pack_encoder::automatic);
 
 // Decodes code word w of a packed chunk of `count` elements into out[16 w, min(16 w + 16, count)).
 CUZK_PACK_HD void unpack_witness_word(const std::byte* packed, std::size_t count, std::size_t w, ff::fr* out) {
