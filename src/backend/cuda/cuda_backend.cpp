@@ -126,7 +126,7 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
     return nullptr;
   }
   b->srs_ = options.srs ? options.srs : std::make_shared<device_srs_cache>(1);
-  b->spmv_ = spmv_context::create(options.pinned.get(), error, &cpu_executor, options.packed_chunk_values);
+  b->spmv_ = spmv_context::create(options.pinned.get(), error, &cpu_executor);
   if (!b->spmv_) return nullptr;
   b->msm_ = g1_msm_context::create(error);
   if (!b->msm_) return nullptr;
@@ -161,9 +161,7 @@ void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std:
   // Plus the 0/1 split of msm_mostly_binary (its own buffers): a code per position, the rest's
   // compact bases and scalars (at most n / 8: 96 + 32 B for G1, 192 + 32 B for G2) and the
   // ones' partial sums.
-  // And the ones' sums during the upload (codes and per-thread partial sums; n bounds the aux).
-  const std::size_t split = n + n / 8 * (96 + 32) + n_g2 / 8 * (192 + 32) + (std::size_t{64} << 20) +
-                            g1_msm_context::upload_ones_bytes(n);
+  const std::size_t split = n + n / 8 * (96 + 32) + n_g2 / 8 * (192 + 32) + (std::size_t{64} << 20);
   const std::size_t bytes = std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2)) + split;
   if (bytes <= msm_memory_.bytes()) return;
   msm_memory_.release();
@@ -239,49 +237,6 @@ void cuda_backend::ensure_buffers(std::size_t bytes, std::size_t also_held) {
   buffer_memory_ = reserve(bytes, "partition buffers (w, a, b, c)", also_held);
 }
 
-// The hooks of a witness upload that sums the ones' bases of the L, A, B_G1 and B_G2 queries
-// (upload_ones_* queries 0..3) group by group as the aux values' codes land: every
-// ones_group_chunks chunks (and at the end) the group's codes (in a pinned buffer kept by the
-// backend) and the four queries' additions are queued on the MSM stream, where they run while
-// the host encodes the next chunks. Nothing here waits for the device.
-bool cuda_backend::hold_ones_codes(std::size_t na) {
-  const std::size_t code_bytes = (na + 15) / 16 * sizeof(uint32_t);
-  if (ones_codes_host_ && ones_codes_host_.size() >= code_bytes) return true;
-  ones_codes_host_.release();
-  try {
-    ones_codes_host_ = opt_.pinned->acquire(code_bytes, std::chrono::milliseconds(0));
-    return true;
-  } catch (const device_memory_error&) {
-    return false;  // the pool is full or too small: the ones wait for the kernel region
-  }
-}
-
-spmv_context::packed_hooks cuda_backend::ones_during_upload(const resident_srs& srs, const device_shape& dshape,
-                                                            std::size_t na) {
-  std::string error;
-  check(msm_->upload_ones_begin(na, error), "ones during the upload", error);
-  spmv_context::packed_hooks hooks;
-  hooks.codes = static_cast<uint32_t*>(ones_codes_host_.data());
-  const device_shape::density_view a = dshape.a_aux_density(), b = dshape.b_aux_density();
-  const std::array<aux_base_map, 4> maps = {aux_base_map{nullptr, nullptr, 0},
-                                            aux_base_map{a.words, a.ranks, dshape.num_inputs()},
-                                            aux_base_map{b.words, b.ranks, dshape.b_input_count()},
-                                            aux_base_map{b.words, b.ranks, dshape.b_input_count()}};
-  const std::size_t group = ones_group_chunks * opt_.packed_chunk_values;
-  hooks.progress = [this, &srs, maps, na, group, codes = hooks.codes, issued = std::size_t{0}](
-                       std::size_t done, std::string& err) mutable {
-    if (done < na && done - issued < group) return true;
-    const bool fine = msm_->upload_ones_codes(codes, issued, done, err) &&
-                      msm_->upload_ones_add(0, srs.l, maps[0], issued, done, err) &&
-                      msm_->upload_ones_add(1, srs.a, maps[1], issued, done, err) &&
-                      msm_->upload_ones_add(2, srs.b_g1, maps[2], issued, done, err) &&
-                      msm_->upload_ones_add(3, srs.b_g2, maps[3], issued, done, err);
-    issued = done;
-    return fine;
-  };
-  return hooks;
-}
-
 groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const groth16::verifying_key& vk,
                                             const r1cs::r1cs_shape& shape, std::span<const fr> inputs,
                                             std::span<const fr> aux, const fr& r, const fr& s,
@@ -307,24 +262,14 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   device_fr_vector &w = w_, &a = a_, &b = b_, &c = c_;
 
   // 1. a, b, c on the domain. The witness crosses PCIe before the kernel lock is taken (the copy
-  // overlaps another worker's kernels), unless the lock is free and the ones' sums run during the
-  // upload (ones_during_upload); steps 1-3 hold it.
+  // overlaps another worker's kernels); steps 1-3 hold it.
   // t.abc = upload + SpMV, without the wait for the lock (that is only in t.total).
   auto t0 = clock_type::now();
   // c is the packed upload's device stage (SpMV overwrites it next; sized as SpMV sizes it).
-  check(c.resize(m, error), "witness upload", error);
-  std::unique_lock<kernel_region_lock> kernels(*kernel_lock_, std::defer_lock);
-  // (An aux density without device words would read as "every aux value": only with both.)
-  const bool ones_early = opt_.ones_during_upload && na > 0 && dshape.a_aux_density().words &&
-                          dshape.b_aux_density().words && spmv_->packs_with(&c) && hold_ones_codes(na) &&
-                          kernels.try_lock();
-  spmv_context::packed_hooks ones;
-  if (ones_early) ones = ones_during_upload(*srs, dshape, na), ++uploads_with_ones_;
-  check(spmv_->upload_witness(dshape, inputs, aux, w, &c, error, ones_early ? &ones : nullptr) &&
-            spmv_->synchronize(error),
+  check(c.resize(m, error) && spmv_->upload_witness(dshape, inputs, aux, w, &c, error) && spmv_->synchronize(error),
         "witness upload", error);
   const double upload_seconds = seconds_since(t0);
-  if (!kernels.owns_lock()) kernels.lock();
+  std::unique_lock<kernel_region_lock> kernels(*kernel_lock_);
   t0 = clock_type::now();
   check(spmv_->evaluate_abc(dshape, w, m, a, b, c, error) && spmv_->synchronize(error), "SpMV", error);
   t.abc = upload_seconds + seconds_since(t0);
@@ -341,35 +286,26 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   check(msm_->msm(srs->h, a, m - 1, h_sum, error), "H MSM", error);
   t.msm_h = seconds_since(t0);
 
-  // The L, A and B MSMs over mostly 0 / 1 scalars; with ones_early, the aux ones are summed
-  // already (query q of ones_during_upload) and only the rest runs here.
-  auto binary = [&](unsigned q, const auto& bases, const device_fr_vector& scalars, std::size_t count,
-                    std::size_t lead, auto& out) {
-    if (!ones_early) return msm_->msm_mostly_binary(bases, scalars, count, out, error);
-    auto early = out;
-    return msm_->upload_ones_sum(q, early, error) &&
-           msm_->msm_mostly_binary(bases, scalars, count, lead, early, out, error);
-  };
   t0 = clock_type::now();
-  check(binary(0, srs->l, w, na, 0, l_sum), "L MSM", error);
+  check(msm_->msm_mostly_binary(srs->l, w, na, l_sum, error), "L MSM", error);
   t.msm_l = seconds_since(t0);
 
   std::size_t n = 0;
   t0 = clock_type::now();
   check(b.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::a, b, n, error) &&
-            spmv_->synchronize(error) && binary(1, srs->a, b, n, ni, a_sum),
+            spmv_->synchronize(error) && msm_->msm_mostly_binary(srs->a, b, n, a_sum, error),
         "A MSM", error);
   t.msm_a = seconds_since(t0);
 
   t0 = clock_type::now();
   check(c.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::b, c, n, error) &&
-            spmv_->synchronize(error) && binary(2, srs->b_g1, c, n, dshape.b_input_count(), b1_sum),
+            spmv_->synchronize(error) && msm_->msm_mostly_binary(srs->b_g1, c, n, b1_sum, error),
         "B_G1 MSM", error);
   t.msm_b_g1 = seconds_since(t0);
 
   // B_G2 with B_G1's compacted scalars (still in c): b_g2 and b_g1 share the layout.
   t0 = clock_type::now();
-  check(binary(3, srs->b_g2, c, n, dshape.b_input_count(), b2_sum), "B_G2 MSM", error);
+  check(msm_->msm_mostly_binary(srs->b_g2, c, n, b2_sum, error), "B_G2 MSM", error);
   t.msm_b_g2 = seconds_since(t0);
   kernels.unlock();
 

@@ -116,18 +116,6 @@ struct cuda_backend_options {
   std::shared_ptr<device_srs_cache> srs;
   // How long a reservation may wait for other workers' memory.
   std::chrono::milliseconds reserve_timeout{std::chrono::minutes(10)};
-  // Single-proof latency: when the kernel lock is free as the witness upload starts (one busy
-  // worker), take it then and sum the bases of the witness's ones for the L, A, B_G1 and B_G2
-  // MSMs while the host still encodes the rest of the witness (the GPU is otherwise idle during
-  // the upload, ~80 ms at 2^27). When another worker holds the lock, the upload runs outside it
-  // as before, so that the two interleave. Needs the packed upload (pinned pool, m >= ~2^20).
-  // Off: measured neutral at 2^27 (1,186.5-1,192 against 1,187-1,200 ms): the per-group kernels
-  // run the ones ~1.55x slower than the single pass after the upload (groups of 8M values leave
-  // ~58 additions per thread, and the drain of each of the 64 launches idles the SMs), so most
-  // of the work still lands after the upload (docs/gpu-prove-2-27.md).
-  bool ones_during_upload = false;
-  // Aux values per chunk of the packed witness upload (spmv_context; a multiple of 256).
-  std::size_t packed_chunk_values = std::size_t{1} << 20;
 };
 
 class cuda_backend final : public groth16::prover_backend {
@@ -165,9 +153,6 @@ class cuda_backend final : public groth16::prover_backend {
   int device() const { return opt_.device; }
   const device_srs_cache& srs_cache() const { return *srs_; }
   std::size_t shape_uploads() const { return shape_uploads_; }
-  void set_ones_during_upload(bool on) { opt_.ones_during_upload = on; }
-  // prove_partition calls that summed the ones during the witness upload (ones_during_upload).
-  std::size_t uploads_with_ones() const { return uploads_with_ones_; }
 
  private:
   cuda_backend(base::executor& ex, const cuda_backend_options& o);
@@ -182,13 +167,6 @@ class cuda_backend final : public groth16::prover_backend {
   void ensure_ntt(unsigned log_n, std::size_t also_held = 0);
   // Scratch for G1 MSMs of up to n scalars and G2 MSMs of up to n_g2 (one context serves both).
   void ensure_msm_scratch(std::size_t n, std::size_t also_held = 0, std::size_t n_g2 = 0);
-  // ones_during_upload: the upload hooks that sum the L, A, B_G1 and B_G2 ones as groups of
-  // ones_group_chunks packed chunks land (queries 0..3 of the MSM context's upload_ones_*).
-  static constexpr std::size_t ones_group_chunks = 8;
-  spmv_context::packed_hooks ones_during_upload(const resident_srs& srs, const device_shape& dshape,
-                                                std::size_t na);
-  // ones_codes_host_ of at least na codes from the pinned pool without waiting; false: none free.
-  bool hold_ones_codes(std::size_t na);
   // Reserves on the arbiter, telling it what this backend already holds (its resident shape,
   // twiddles and MSM scratch plus `also_held`, e.g. the SRS it proves with), so that a request
   // that could never fit beside them fails at once instead of waiting for the timeout.
@@ -204,10 +182,6 @@ class cuda_backend final : public groth16::prover_backend {
   void select_device() const;  // throws std::runtime_error naming the device
   device_memory_arbiter::reservation ntt_memory_, msm_memory_;
   std::unique_ptr<spmv_context> spmv_;
-  std::size_t uploads_with_ones_ = 0;
-  // ones_during_upload: the witness's 2-bit codes on the host, kept across proofs (the MSM
-  // stream may still copy from it after a failed proof; the next proof's copies come after).
-  pinned_host_pool::buffer ones_codes_host_;
   std::unique_ptr<g1_msm_context> msm_;
   std::unique_ptr<ntt_context> ntt_;
 

@@ -193,12 +193,8 @@ class kernel_region_lock {
  public:
   void lock() {
     mutex_.lock();
-    start_region();
-  }
-  bool try_lock() {
-    if (!mutex_.try_lock()) return false;
-    start_region();
-    return true;
+    since_ns_.store(now_ns(), std::memory_order_relaxed);
+    held_.store(true, std::memory_order_release);
   }
   void unlock() {
     busy_ns_.fetch_add(now_ns() - since_ns_.load(std::memory_order_relaxed), std::memory_order_relaxed);
@@ -216,10 +212,6 @@ class kernel_region_lock {
   std::uint64_t regions() const { return regions_.load(std::memory_order_relaxed); }  // completed ones
 
  private:
-  void start_region() {
-    since_ns_.store(now_ns(), std::memory_order_relaxed);
-    held_.store(true, std::memory_order_release);
-  }
   static std::int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();

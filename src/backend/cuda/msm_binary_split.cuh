@@ -33,15 +33,11 @@ struct fr_words {
   uint64_t w[4];
 };
 
-// presummed_from: the ones at positions >= it were summed already (sum_packed_ones_kernel, while
-// the witness uploaded) and count as zeros, the ones below it go with the rest; n or more: no
-// position was summed (every one gets code_one for sum_ones_kernel).
 template <class Affine>
 __global__ void classify_gather_kernel(const ff::fr* __restrict__ scalars, const Affine* __restrict__ bases,
-                                       std::size_t n, fr_words one, std::size_t presummed_from,
-                                       uint8_t* __restrict__ codes, unsigned long long* __restrict__ rest_count,
-                                       std::size_t rest_capacity, Affine* __restrict__ rest_bases,
-                                       ff::fr* __restrict__ rest_scalars) {
+                                       std::size_t n, fr_words one, uint8_t* __restrict__ codes,
+                                       unsigned long long* __restrict__ rest_count, std::size_t rest_capacity,
+                                       Affine* __restrict__ rest_bases, ff::fr* __restrict__ rest_scalars) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   // Every lane of the warp takes part in the ballot (the grid is whole warps): no early return.
   bool rest = false;
@@ -52,7 +48,7 @@ __global__ void classify_gather_kernel(const ff::fr* __restrict__ scalars, const
     if ((s0 | s1 | s2 | s3) == 0)
       code = code_zero;
     else if (s0 == one.w[0] && s1 == one.w[1] && s2 == one.w[2] && s3 == one.w[3])
-      code = presummed_from >= n ? code_one : i >= presummed_from ? code_zero : code_rest;
+      code = code_one;
     codes[i] = code;
     rest = code == code_rest;
   }
@@ -118,77 +114,6 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sum_ones_kernel(const uint
     if (!dev::is_infinity(cur)) acc = ops::add_mixed(acc, cur);
   }
   dev::store_xyzz(out + t, acc);
-}
-
-// The ones of the packed witness codes (witness_packing.hpp: 2 bits per aux value, 01 = one),
-// as the upload decodes them, mapped to one query's bases: aux position j has base
-// lead + rank(j) when the query's density has bit j (no density: lead + j), else no base.
-struct aux_map_dev {
-  const uint64_t* density_words;  // null: every aux value has a base
-  const uint32_t* density_ranks;  // set bits before each word
-  std::size_t lead;               // bases before the aux ones (the query's inputs)
-};
-
-// 16 bits -> their even positions (bit k -> bit 2k): a density word's bits beside 2-bit codes.
-__device__ __forceinline__ uint32_t spread16(uint32_t x) {
-  x = (x | x << 8) & 0x00ff00ffu;
-  x = (x | x << 4) & 0x0f0f0f0fu;
-  x = (x | x << 2) & 0x33333333u;
-  return (x | x << 1) & 0x55555555u;
-}
-
-// parts[t] += the bases of the ones among aux positions [16 first_word, end), for one group of a
-// witness being uploaded. Threads take the group's code words (16 positions each) from a shared
-// counter as they run out, so every thread adds until the group is done and none waits on a
-// luckier neighbour: the group's kernels are short (a few ms), and with fixed ranges their
-// blocks ran as long as their busiest thread (~30 ones per thread: ~1.5x the mean). Within a
-// warp the lanes still add together: each lane walks its own words (the next base loaded before
-// the current addition, as in sum_ones_kernel). The grid is one resident wave (`threads` =
-// gridDim.x x Threads); parts hold XYZZ points (all-zero bytes: the identity) kept across
-// groups, so a witness's groups add into the same slots. next_word starts at 0.
-template <class C, class Mul, unsigned Threads, unsigned MinBlocks>
-__global__ void __launch_bounds__(Threads, MinBlocks)
-    sum_packed_ones_kernel(const uint32_t* __restrict__ codes, aux_map_dev map,
-                           const typename C::affine* __restrict__ bases, std::size_t first_word, std::size_t end,
-                           unsigned long long* __restrict__ next_word, typename C::xyzz* __restrict__ parts) {
-  using ops = typename C::template ops<Mul>;
-  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t end_word = (end + 15) / 16;
-  std::size_t at_word = 0;  // the word whose ones `mask` holds
-  uint32_t mask = 0;        // its ones not yet taken (even bits)
-  auto base_of = [&](std::size_t j) -> std::size_t {
-    if (!map.density_words) return map.lead + j;
-    const uint64_t below = map.density_words[j >> 6] & ((uint64_t{1} << (j & 63)) - 1);
-    return map.lead + map.density_ranks[j >> 6] + static_cast<std::size_t>(__popcll(below));
-  };
-  // The next one's base index; false when the group's words are all taken.
-  auto next_one = [&](std::size_t& base) -> bool {
-    while (mask == 0) {
-      at_word = first_word + static_cast<std::size_t>(atomicAdd(next_word, 1ull));
-      if (at_word >= end_word) return false;
-      const uint32_t word = codes[at_word];
-      mask = word & ~(word >> 1) & 0x55555555u;  // code 01
-      const std::size_t block = at_word * 16;
-      if (end - block < 16) mask &= (1u << (2 * (end - block))) - 1u;
-      if (map.density_words) mask &= spread16(static_cast<uint32_t>(map.density_words[block >> 6] >> (block & 63)) & 0xffffu);
-    }
-    const unsigned bit = __ffs(mask) - 1;
-    mask &= mask - 1;
-    base = base_of(at_word * 16 + bit / 2);
-    return true;
-  };
-  typename C::xyzz acc = ops::identity();
-  std::size_t at = 0;
-  bool more = next_one(at);
-  typename C::affine p;
-  if (more) p = dev::load_affine(bases + at);
-  while (more) {
-    const typename C::affine cur = p;
-    more = next_one(at);
-    if (more) p = dev::load_affine(bases + at);
-    if (!dev::is_infinity(cur)) acc = ops::add_mixed(acc, cur);
-  }
-  if (!ops::is_identity(acc)) dev::store_xyzz(parts + t, ops::add(dev::load_xyzz(parts + t), acc));
 }
 
 }  // namespace cuzk::cuda::binary_split

@@ -49,9 +49,6 @@ constexpr unsigned host_tail_per_window = 64;  // device tree sums stop at this 
 // G2 sums on the host cost ~15-20 us each on the H200 machine's CPU (G1: ~4), so G2 reduces
 // further on the device: 2^17 spent 30 ms on the host with 64 per window.
 constexpr unsigned host_tail_per_window_g2 = 4;
-// upload_ones_*: one resident wave of threads per SM, counted for at most this many SMs in the
-// memory estimate.
-constexpr int upload_ones_max_sms = 256;
 constexpr unsigned min_window_bits = 2, max_window_bits = 24;
 // msm_mostly_binary: below this n the plain MSM runs (the split's fixed costs, two
 // synchronisations and a second pipeline, are not worth it); the rest may be at most
@@ -554,35 +551,8 @@ struct g1_msm_context::impl {
     return run_configured<g2c>(static_cast<const g2_affine_dev*>(bases.device_data()), dev_scalars, n, out, error,
                                upload_ms_host);
   }
-  // ones_done: the ones at positions >= presummed_from were summed already (upload_ones_*), their
-  // sum is *ones_done; null: none were (the ones' pass runs here).
   template <class C, class Bases, class Point>
-  bool msm_binary(const Bases& bases, const device_fr_vector& scalars, std::size_t n, std::size_t presummed_from,
-                  const Point* ones_done, Point& out, std::string& error);
-  // Tree sums of `have` XYZZ points at `in` (through split_parts0 / 1) down to
-  // host_tail_per_window, added on the host. Synchronizes.
-  template <class C>
-  bool sum_to_host(const typename C::xyzz* in, std::size_t have, ec::xyzz_point<typename host_curve_of<C>::type>& out,
-                   std::string& error);
-
-  // upload_ones_*: the aux values' codes, and per query its partial sums (zeroed at its first add).
-  scratch ones_codes, ones_counters, ones_parts[g1_msm_context::upload_ones_queries];
-  bool ones_fresh[g1_msm_context::upload_ones_queries] = {};
-  std::size_t ones_aux = 0;
-  // G1 at 128 registers (2 blocks of 256 per SM), G2 uncapped (1 block), as sum_ones_kernel.
-  template <class C>
-  static constexpr unsigned ones_min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
-  // One resident wave of sum_packed_ones_kernel.
-  template <class C>
-  std::size_t ones_threads() const {
-    return static_cast<std::size_t>(std::min(std::max(sm_count, 1), upload_ones_max_sms)) * ones_min_blocks<C> *
-           block_threads;
-  }
-  template <class C, class Bases>
-  bool ones_add(unsigned q, const Bases& bases, const aux_base_map& map, std::size_t first, std::size_t end,
-                std::string& error);
-  template <class C, class Point>
-  bool ones_sum(unsigned q, Point& out, std::string& error);
+  bool msm_binary(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out, std::string& error);
 };
 
 // Batch-affine halving rounds over one sorted window group (msm_batch_affine.cuh has the
@@ -989,44 +959,12 @@ bool g1_msm_context::impl::msm_density(const Bases& bases, const base::density_b
   return msm_host(bases, std::span<const ff::fr>(compact), out, error);
 }
 
-template <class C>
-bool g1_msm_context::impl::sum_to_host(const typename C::xyzz* in, std::size_t have,
-                                       ec::xyzz_point<typename host_curve_of<C>::type>& out, std::string& error) {
-  using xyzz_dev = typename C::xyzz;
-  using host_xyzz = ec::xyzz_point<typename host_curve_of<C>::type>;
-  const std::size_t first_out = (have + merge_fan_in - 1) / merge_fan_in;
-  if (!split_parts0.reserve(first_out * sizeof(xyzz_dev), error) ||
-      !split_parts1.reserve(first_out * sizeof(xyzz_dev), error))
-    return false;
-  const xyzz_dev* cur = in;
-  xyzz_dev* next_buf = in == split_parts0.as<xyzz_dev>() ? split_parts1.as<xyzz_dev>() : split_parts0.as<xyzz_dev>();
-  while (have > host_tail_per_window) {
-    const unsigned next = static_cast<unsigned>((have + merge_fan_in - 1) / merge_fan_in);
-    sum_groups_kernel<C, dev::fp_mul_ptx_call><<<grid_for(next, block_threads), block_threads, 0, stream>>>(
-        cur, static_cast<unsigned>(have), merge_fan_in, next, 1, next_buf);
-    if (!launched("sum_groups_kernel (ones)", error)) return false;
-    cur = next_buf;
-    next_buf = next_buf == split_parts0.as<xyzz_dev>() ? split_parts1.as<xyzz_dev>() : split_parts0.as<xyzz_dev>();
-    have = next;
-  }
-  std::vector<host_xyzz> parts(have);
-  if (!ok(cudaMemcpyAsync(parts.data(), cur, parts.size() * sizeof(xyzz_dev), cudaMemcpyDeviceToHost, stream),
-          "copy ones sums", error) ||
-      !ok(cudaStreamSynchronize(stream), "ones sums", error))
-    return false;
-  out = host_xyzz::identity();
-  for (const host_xyzz& p : parts) out = out + p;
-  return true;
-}
-
 // The 0/1 split (msm_binary_split.cuh has the kernels and the costs): classify and gather the rest
 // in one pass; when the rest fits its capacity (n / rest_fraction), sum the ones' bases with a
-// plain addition pass (unless they were summed during the upload) and run Pippenger on the rest
-// alone; otherwise the plain MSM. The two parts are added on the host. One synchronisation for
-// the rest count, one for the ones' sum.
+// plain addition pass and run Pippenger on the rest alone; otherwise the plain MSM. The two
+// parts are added on the host. One synchronisation for the rest count, one for the ones' sum.
 template <class C, class Bases, class Point>
-bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector& scalars, std::size_t n,
-                                      std::size_t presummed_from, const Point* ones_done, Point& out,
+bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out,
                                       std::string& error) {
   using affine = typename C::affine;
   using xyzz_dev = typename C::xyzz;
@@ -1050,8 +988,8 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
   if (!ok(cudaMemsetAsync(split_count.ptr, 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", error))
     return false;
   binary_split::classify_gather_kernel<affine><<<grid_for(n, block_threads), block_threads, 0, stream>>>(
-      scalars.device_data(), b, n, one, ones_done ? presummed_from : n, split_codes.as<uint8_t>(),
-      split_count.as<unsigned long long>(), capacity, split_bases.as<affine>(), split_scalars.as<ff::fr>());
+      scalars.device_data(), b, n, one, split_codes.as<uint8_t>(), split_count.as<unsigned long long>(), capacity,
+      split_bases.as<affine>(), split_scalars.as<ff::fr>());
   if (!launched("classify_gather_kernel", error) ||
       !ok(cudaMemcpyAsync(&rest, split_count.ptr, sizeof(rest), cudaMemcpyDeviceToHost, stream), "copy rest count",
           error) ||
@@ -1062,24 +1000,36 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
   t0 = clock::now();
 
   // The ones: partial sums over ranges of positions, tree sums down to <= host_tail_per_window.
-  Point ones_sum = Point::identity();
-  if (ones_done) {
-    ones_sum = *ones_done;
-  } else {
-    const std::size_t threads = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(sm_count, 1)) * 1024);
-    const std::size_t range = (n + threads * 16 - 1) / (threads * 16) * 16;  // whole 16-code loads
-    const std::size_t used = (n + range - 1) / range;
-    if (!split_parts0.reserve(used * sizeof(xyzz_dev), error)) return false;
-    // G1: 128 registers, 16 warps per SM, as the accumulation (uncapped: 184 registers, 8 warps);
-    // G2 uncapped, as its accumulation.
-    binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks<C>>
-        <<<grid_for(used, block_threads), block_threads, 0, stream>>>(split_codes.as<uint8_t>(), b, n, range, used,
-                                                                        split_parts0.as<xyzz_dev>());
-    host_xyzz ones = host_xyzz::identity();
-    if (!launched("sum_ones_kernel", error) || !sum_to_host<C>(split_parts0.as<xyzz_dev>(), used, ones, error))
-      return false;
-    ones_sum = ones.to_jacobian();
+  const std::size_t threads = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(sm_count, 1)) * 1024);
+  const std::size_t range = (n + threads * 16 - 1) / (threads * 16) * 16;  // whole 16-code loads
+  const std::size_t used = (n + range - 1) / range;
+  if (!split_parts0.reserve(used * sizeof(xyzz_dev), error) || !split_parts1.reserve(used * sizeof(xyzz_dev), error))
+    return false;
+  // G1: 128 registers, 16 warps per SM, as the accumulation (uncapped: 184 registers, 8 warps);
+  // G2 uncapped, as its accumulation.
+  constexpr unsigned ones_min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
+  binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks>
+      <<<grid_for(used, block_threads), block_threads, 0, stream>>>(split_codes.as<uint8_t>(), b, n, range, used,
+                                                                      split_parts0.as<xyzz_dev>());
+  if (!launched("sum_ones_kernel", error)) return false;
+  unsigned have = static_cast<unsigned>(used);
+  scratch* rin = &split_parts0;
+  scratch* rout = &split_parts1;
+  while (have > host_tail_per_window) {
+    const unsigned next = (have + merge_fan_in - 1) / merge_fan_in;
+    sum_groups_kernel<C, mul><<<grid_for(next, block_threads), block_threads, 0, stream>>>(
+        rin->as<xyzz_dev>(), have, merge_fan_in, next, 1, rout->as<xyzz_dev>());
+    if (!launched("sum_groups_kernel (ones)", error)) return false;
+    std::swap(rin, rout);
+    have = next;
   }
+  std::vector<host_xyzz> parts(have);
+  if (!ok(cudaMemcpyAsync(parts.data(), rin->ptr, parts.size() * sizeof(xyzz_dev), cudaMemcpyDeviceToHost, stream),
+          "copy ones sums", error) ||
+      !ok(cudaStreamSynchronize(stream), "sum_ones_kernel", error))
+    return false;
+  host_xyzz ones = host_xyzz::identity();
+  for (const host_xyzz& p : parts) ones = ones + p;
   const double ones_ms = ms_since(t0);
   t0 = clock::now();
 
@@ -1088,7 +1038,7 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
   if (!run_configured<C>(split_bases.as<const affine>(), split_scalars.as<const ff::fr>(), static_cast<std::size_t>(rest),
                          rest_sum, error, 0))
     return false;
-  out = rest_sum + ones_sum;
+  out = rest_sum + ones.to_jacobian();
   prof.binary_split = true;
   prof.binary_rest = static_cast<std::size_t>(rest);
   prof.binary_classify_ms = classify_ms;
@@ -1097,117 +1047,15 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
   return true;
 }
 
-template <class C, class Bases>
-bool g1_msm_context::impl::ones_add(unsigned q, const Bases& bases, const aux_base_map& map, std::size_t first,
-                                    std::size_t end, std::string& error) {
-  using xyzz_dev = typename C::xyzz;
-  if (q >= upload_ones_queries || first % 16 != 0 || first > end || end > ones_aux) {
-    error = "msm upload_ones_add: query, or positions outside the witness or not from a multiple of 16";
-    return false;
-  }
-  const std::size_t threads = ones_threads<C>();
-  if (ones_fresh[q]) {  // the witness's first group: zeroed partial sums (all-zero bytes: identities)
-    if (!ones_parts[q].reserve(threads * sizeof(xyzz_dev), error) ||
-        !ok(cudaMemsetAsync(ones_parts[q].ptr, 0, threads * sizeof(xyzz_dev), stream), "cudaMemsetAsync", error))
-      return false;
-    ones_fresh[q] = false;
-  }
-  if (first == end) return true;
-  unsigned long long* counter = ones_counters.as<unsigned long long>() + q;
-  if (!ok(cudaMemsetAsync(counter, 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", error)) return false;
-  binary_split::sum_packed_ones_kernel<C, dev::fp_mul_ptx_call, block_threads, ones_min_blocks<C>>
-      <<<static_cast<unsigned>(threads / block_threads), block_threads, 0, stream>>>(
-          ones_codes.as<const uint32_t>(), binary_split::aux_map_dev{map.density_words, map.density_ranks, map.lead},
-          static_cast<const typename C::affine*>(bases.device_data()), first / 16, end, counter,
-          ones_parts[q].as<xyzz_dev>());
-  if (!launched("sum_packed_ones_kernel", error)) return false;
-  // Hand the queued work to the device now: without a call that looks at this stream, the
-  // launches made while the host encodes the witness were seen to wait until the next
-  // synchronisation (after the upload), so nothing overlapped it.
-  const cudaError_t q_state = cudaStreamQuery(stream);
-  return q_state == cudaSuccess || q_state == cudaErrorNotReady || ok(q_state, "cudaStreamQuery", error);
-}
-
-template <class C, class Point>
-bool g1_msm_context::impl::ones_sum(unsigned q, Point& out, std::string& error) {
-  using host_xyzz = ec::xyzz_point<typename host_curve_of<C>::type>;
-  if (q >= upload_ones_queries) {
-    error = "msm upload_ones_sum: no such query";
-    return false;
-  }
-  if (ones_fresh[q]) {  // nothing added
-    out = Point::identity();
-    return ok(cudaStreamSynchronize(stream), "ones sums", error);
-  }
-  host_xyzz sum = host_xyzz::identity();
-  if (!sum_to_host<C>(ones_parts[q].as<const typename C::xyzz>(), ones_threads<C>(), sum, error)) return false;
-  out = sum.to_jacobian();
-  return true;
-}
-
-bool g1_msm_context::upload_ones_begin(std::size_t aux_count, std::string& error) {
-  impl& m = *impl_;
-  if (!m.ones_codes.reserve((aux_count + 15) / 16 * sizeof(uint32_t) + 16, error) ||
-      !m.ones_counters.reserve(upload_ones_queries * sizeof(unsigned long long), error))
-    return false;
-  m.ones_aux = aux_count;
-  for (bool& f : m.ones_fresh) f = true;
-  return true;
-}
-bool g1_msm_context::upload_ones_codes(const uint32_t* host_codes, std::size_t first, std::size_t end,
-                                       std::string& error) {
-  impl& m = *impl_;
-  if (first % 16 != 0 || first > end || end > m.ones_aux) {
-    error = "msm upload_ones_codes: positions outside the witness or not from a multiple of 16";
-    return false;
-  }
-  const std::size_t w0 = first / 16, w1 = (end + 15) / 16;
-  return ok(cudaMemcpyAsync(m.ones_codes.as<uint32_t>() + w0, host_codes + w0, (w1 - w0) * sizeof(uint32_t),
-                            cudaMemcpyHostToDevice, m.stream),
-            "copy ones codes", error);
-}
-bool g1_msm_context::upload_ones_add(unsigned q, const g1_device_bases& bases, const aux_base_map& map,
-                                     std::size_t first, std::size_t end, std::string& error) {
-  return impl_->ones_add<g1c>(q, bases, map, first, end, error);
-}
-bool g1_msm_context::upload_ones_add(unsigned q, const g2_device_bases& bases, const aux_base_map& map,
-                                     std::size_t first, std::size_t end, std::string& error) {
-  return impl_->ones_add<g2c>(q, bases, map, first, end, error);
-}
-bool g1_msm_context::upload_ones_sum(unsigned q, ec::g1_jacobian& out, std::string& error) {
-  return impl_->ones_sum<g1c>(q, out, error);
-}
-bool g1_msm_context::upload_ones_sum(unsigned q, ec::g2_jacobian& out, std::string& error) {
-  return impl_->ones_sum<g2c>(q, out, error);
-}
-std::size_t g1_msm_context::upload_ones_bytes(std::size_t aux_count) {
-  // Parts: one resident wave per query (512 G1 or 256 G2 threads per SM) of 192 or 384 B.
-  const std::size_t sms = static_cast<std::size_t>(upload_ones_max_sms);
-  return (aux_count + 15) / 16 * sizeof(uint32_t) + 16 + upload_ones_queries * sizeof(unsigned long long) +
-         sms * upload_ones_queries * 512 * sizeof(g1_xyzz_dev);
-}
-
 bool g1_msm_context::msm_mostly_binary(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
                                        ec::g1_jacobian& out, std::string& error) {
   impl_->prof.binary_split = false;
-  return impl_->msm_binary<g1c>(bases, scalars, n, n, static_cast<const ec::g1_jacobian*>(nullptr), out, error);
+  return impl_->msm_binary<g1c>(bases, scalars, n, out, error);
 }
 bool g1_msm_context::msm_mostly_binary(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
                                        ec::g2_jacobian& out, std::string& error) {
   impl_->prof.binary_split = false;
-  return impl_->msm_binary<g2c>(bases, scalars, n, n, static_cast<const ec::g2_jacobian*>(nullptr), out, error);
-}
-bool g1_msm_context::msm_mostly_binary(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
-                                       std::size_t lead, const ec::g1_jacobian& ones, ec::g1_jacobian& out,
-                                       std::string& error) {
-  impl_->prof.binary_split = false;
-  return impl_->msm_binary<g1c>(bases, scalars, n, lead, &ones, out, error);
-}
-bool g1_msm_context::msm_mostly_binary(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
-                                       std::size_t lead, const ec::g2_jacobian& ones, ec::g2_jacobian& out,
-                                       std::string& error) {
-  impl_->prof.binary_split = false;
-  return impl_->msm_binary<g2c>(bases, scalars, n, lead, &ones, out, error);
+  return impl_->msm_binary<g2c>(bases, scalars, n, out, error);
 }
 
 bool g1_msm_context::msm(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,

@@ -151,16 +151,6 @@ struct g1_msm_profile {
   double binary_classify_ms = 0, binary_ones_ms = 0, binary_rest_ms = 0;
 };
 
-// Where one query's bases sit for the witness's aux values (device pointers, for the ones' sums
-// of upload_ones_add): aux value j has base lead + rank(j) when the density bitmap has bit j set,
-// and none otherwise; without a bitmap (density_words null), base lead + j. rank(j) = set bits
-// before j = density_ranks[j / 64] + popcount of word j / 64's bits below j % 64.
-struct aux_base_map {
-  const uint64_t* density_words = nullptr;
-  const uint32_t* density_ranks = nullptr;
-  std::size_t lead = 0;
-};
-
 // The window size used when none is forced, from measurements on the H200 (docs/gpu.md).
 unsigned default_window_bits(std::size_t n);
 
@@ -201,37 +191,6 @@ class g1_msm_context {
                          ec::g1_jacobian& out, std::string& error);
   bool msm_mostly_binary(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
                          ec::g2_jacobian& out, std::string& error);
-
-  // The ones' sums of several queries built while the witness uploads (cuda_backend): as groups
-  // of the aux values' 2-bit codes (witness_packing.hpp) land in host memory, upload_ones_codes
-  // queues their copy to the device and upload_ones_add, per query q < upload_ones_queries, the
-  // additions of the bases of the ones among aux positions [first, end) (first a multiple of 16)
-  // into q's partial sums
-  // (one per thread, kept across groups), all on this context's stream without waiting.
-  // upload_ones_sum then returns q's total. The MSM kernels run while the host still encodes.
-  // `host_codes` must stay unchanged until upload_ones_sum (best pinned: pageable memory makes
-  // the copy wait for the stream).
-  bool upload_ones_begin(std::size_t aux_count, std::string& error);
-  bool upload_ones_codes(const uint32_t* host_codes, std::size_t first, std::size_t end, std::string& error);
-  bool upload_ones_add(unsigned q, const g1_device_bases& bases, const aux_base_map& map, std::size_t first,
-                       std::size_t end, std::string& error);
-  bool upload_ones_add(unsigned q, const g2_device_bases& bases, const aux_base_map& map, std::size_t first,
-                       std::size_t end, std::string& error);
-  bool upload_ones_sum(unsigned q, ec::g1_jacobian& out, std::string& error);
-  bool upload_ones_sum(unsigned q, ec::g2_jacobian& out, std::string& error);
-  static constexpr unsigned upload_ones_queries = 4;
-
-  // msm_mostly_binary when the ones at positions >= `lead` were summed already (into `ones`, by
-  // upload_ones_*): they count as zeros here, the ones below `lead` (the query's inputs) go with
-  // the rest; the result is ones + the rest. When the rest is too large for the split, the plain
-  // MSM over all of `scalars` runs and `ones` is not used. Same result as msm(bases, scalars, n).
-  bool msm_mostly_binary(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
-                         std::size_t lead, const ec::g1_jacobian& ones, ec::g1_jacobian& out, std::string& error);
-  bool msm_mostly_binary(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
-                         std::size_t lead, const ec::g2_jacobian& ones, ec::g2_jacobian& out, std::string& error);
-
-  // Device bytes the upload_ones_* state takes for aux_count values (the arbiter's estimate).
-  static std::size_t upload_ones_bytes(std::size_t aux_count);
 
   const g1_msm_profile& profile() const;
 

@@ -24,8 +24,7 @@
 // PoRep-like circuit of the same sizes and densities (porep_like_circuit.hpp), parameters from
 // the device setup generator (setup_cuda.hpp; its stage times and the prediction from operation
 // counts are printed), a cold and `reps` warm proofs with per-stage timings, every proof checked
-// by the verifier; "late": the best of `reps` more with the ones' sums after the upload instead of
-// during it (cuda_backend_options::ones_during_upload off). workers=N: then two workers (two backends sharing the device, arbiter, kernel
+// by the verifier. workers=N: then two workers (two backends sharing the device, arbiter, kernel
 // lock and the generated SRS, each on its own host thread) prove N partitions of the last size
 // between them; per-partition and total times, reserved device memory against the arbiter's
 // capacity and the driver's used bytes, allocation failures (any exception), host peak RSS.
@@ -357,17 +356,6 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
     if (t.total < best.total) best = t;
   }
   print_timings("best", best);
-  // The same warm proofs with the ones summed after the upload (as when another worker holds the
-  // kernel lock): what ones_during_upload saves.
-  gpu->set_ones_during_upload(false);
-  groth16::prove_timings best_late;
-  best_late.total = 1e300;
-  for (unsigned i = 0; i < reps; ++i) {
-    valid += prove_one(*gpu, proofs++, t);
-    if (t.total < best_late.total) best_late = t;
-  }
-  gpu->set_ones_during_upload(true);
-  print_timings("late", best_late);
   std::printf("  verified %u / %u proofs; reserved %s of %s; device used %s\n", valid, proofs,
               cuda::format_bytes(arbiter->in_use()).c_str(), cuda::format_bytes(arbiter->capacity()).c_str(),
               device_used().c_str());

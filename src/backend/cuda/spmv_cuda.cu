@@ -24,6 +24,10 @@ constexpr unsigned block_threads = 256;
 constexpr std::size_t staging_chunk_bytes = std::size_t{32} << 20;  // per half of the double buffer
 constexpr std::size_t copy_grain_bytes = std::size_t{2} << 20;      // per thread of a parallel host copy
 constexpr auto staging_timeout = std::chrono::seconds(60);
+// Packed witness upload (witness_packing.hpp): elements per chunk; a pinned half and a device
+// stage slot hold one chunk's worst case (33.9 MB).
+constexpr std::size_t packed_chunk_elements = std::size_t{1} << 20;
+constexpr std::size_t packed_chunk_bytes = packed_chunk_layout::of(packed_chunk_elements).max_bytes();
 
 unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + block_threads - 1) / block_threads); }
 
@@ -185,12 +189,6 @@ std::size_t device_shape::num_inputs() const { return impl_->num_inputs; }
 std::size_t device_shape::num_aux() const { return impl_->num_aux; }
 std::size_t device_shape::a_aux_count() const { return impl_->a_aux.count; }
 std::size_t device_shape::b_input_count() const { return impl_->b_input.count; }
-device_shape::density_view device_shape::a_aux_density() const {
-  return {static_cast<const uint64_t*>(impl_->a_aux.words.ptr), static_cast<const uint32_t*>(impl_->a_aux.ranks.ptr)};
-}
-device_shape::density_view device_shape::b_aux_density() const {
-  return {static_cast<const uint64_t*>(impl_->b_aux.words.ptr), static_cast<const uint32_t*>(impl_->b_aux.ranks.ptr)};
-}
 std::size_t device_shape::b_aux_count() const { return impl_->b_aux.count; }
 unsigned device_shape::tag_bytes() const { return impl_->tag_bytes; }
 std::size_t device_shape::device_bytes() const { return impl_->device_bytes; }
@@ -305,15 +303,11 @@ __global__ void unpack_witness_kernel(const std::byte* __restrict__ packed, std:
 // ---------------------------------------------------------------------------------------------
 struct spmv_context::impl {
   pinned_host_pool* pinned = nullptr;
-  // Packed witness upload (witness_packing.hpp): values per chunk; a pinned half and the device
-  // stage hold one chunk's worst case (33.9 MB at the default 2^20).
-  std::size_t chunk_values = default_packed_chunk_values;
-  std::size_t chunk_bytes() const { return packed_chunk_layout::of(chunk_values).max_bytes(); }
   cudaStream_t stream = nullptr;
   // The packed upload's copies run on their own stream into up to stage_slots device slots, so a
-  // decode kernel waiting for SMs (busy with cuda_backend's ones' sums during the upload) delays
-  // only the copy that reuses its slot, stage_slots chunks later, not the next one; the host
-  // waits for nothing but its pinned half's previous copy.
+  // decode kernel waiting for SMs (another worker's MSM kernels) delays only the copy that reuses
+  // its slot, stage_slots chunks later, not the next one; the host waits for nothing but its
+  // pinned half's previous copy.
   static constexpr std::size_t stage_slots = 8;
   cudaStream_t copy_stream = nullptr;
   cudaEvent_t copied[stage_slots] = {}, decoded[stage_slots] = {};
@@ -334,10 +328,9 @@ struct spmv_context::impl {
   bool copy_in(void* dst, const void* src, std::size_t bytes, std::string& error);
   // dst[0, src.size()) on the device from src packed chunk by chunk on the host (witness_packing:
   // the encode of one chunk into a pinned half overlaps the copy and decode of the other);
-  // `stage` is device memory of stage_bytes >= chunk_bytes() (up to stage_slots chunks of it are
-  // used). Needs the pinned pool. hooks: see upload_witness.
-  bool pack_in(ff::fr* dst, std::span<const ff::fr> src, void* stage, std::size_t stage_bytes,
-               const packed_hooks* hooks, std::string& error);
+  // `stage` is device memory of stage_bytes >= packed_chunk_bytes (up to stage_slots chunks of it
+  // are used). Needs the pinned pool.
+  bool pack_in(ff::fr* dst, std::span<const ff::fr> src, void* stage, std::size_t stage_bytes, std::string& error);
   // A pinned staging buffer of `bytes` from the pool (waits up to staging_timeout).
   bool acquire_staging(std::size_t bytes, pinned_host_pool::buffer& buf, std::string& error) {
     try {
@@ -363,20 +356,14 @@ spmv_context::spmv_context() : impl_(std::make_unique<impl>()) {}
 spmv_context::~spmv_context() = default;
 
 std::unique_ptr<spmv_context> spmv_context::create(pinned_host_pool* pinned, std::string& error,
-                                                   base::executor* copier, std::size_t packed_chunk_values) {
-  if (packed_chunk_values == 0 || packed_chunk_values % packed_per_block != 0 || packed_chunk_values >= (std::size_t{1} << 32)) {
-    error = "spmv_context: packed chunks must be a positive multiple of 256 values below 2^32";
-    return nullptr;
-  }
+                                                   base::executor* copier) {
   std::unique_ptr<spmv_context> ctx(new spmv_context());
   impl& m = *ctx->impl_;
   m.pinned = pinned;
   m.copier = copier;
-  m.chunk_values = packed_chunk_values;
   // The stream belongs to the calling thread's current device (cuda_backend selects it first).
-  // The highest priority: the upload's decode kernels must not queue behind the MSM kernels that
-  // cuda_backend runs during the upload (ones_during_upload), or the next chunk's copy into the
-  // device stage waits for them and the host encode stalls.
+  // The highest priority: the upload's decode kernels (and SpMV) take the next free SM slots
+  // before the queued blocks of another worker's MSM kernels.
   int lowest = 0, highest = 0;
   if (!ok(cudaDeviceGetStreamPriorityRange(&lowest, &highest), "cudaDeviceGetStreamPriorityRange", error) ||
       !ok(cudaStreamCreateWithPriority(&m.stream, cudaStreamNonBlocking, highest), "cudaStreamCreate", error) ||
@@ -420,10 +407,10 @@ bool spmv_context::impl::copy_in(void* dst, const void* src, std::size_t bytes, 
 }
 
 bool spmv_context::impl::pack_in(ff::fr* dst, std::span<const ff::fr> src, void* stage, std::size_t stage_bytes,
-                                 const packed_hooks* hooks, std::string& error) {
-  if (src.empty()) return !hooks || !hooks->progress || hooks->progress(0, error);
+                                 std::string& error) {
+  if (src.empty()) return true;
   pinned_host_pool::buffer buf;
-  const std::size_t half = chunk_bytes();
+  const std::size_t half = packed_chunk_bytes;
   if (!acquire_staging(2 * half, buf, error)) return false;
   std::byte* halves[2] = {static_cast<std::byte*>(buf.data()), static_cast<std::byte*>(buf.data()) + half};
   const std::size_t slots = std::clamp<std::size_t>(stage_bytes / half, 1, stage_slots);
@@ -431,15 +418,14 @@ bool spmv_context::impl::pack_in(ff::fr* dst, std::span<const ff::fr> src, void*
   base::executor& ex = copier ? *copier : one_thread;
   bool fine = true;
   std::size_t k = 0, chunk = 0;
-  for (std::size_t off = 0; off < src.size() && fine; off += chunk_values, k ^= 1, ++chunk) {
-    const std::size_t n = std::min(chunk_values, src.size() - off);
+  for (std::size_t off = 0; off < src.size() && fine; off += packed_chunk_elements, k ^= 1, ++chunk) {
+    const std::size_t n = std::min(packed_chunk_elements, src.size() - off);
     const std::size_t slot = chunk % slots;
     std::byte* at = static_cast<std::byte*>(stage) + slot * half;
     // The half's previous copy must be done before it is overwritten.
     fine = ok(cudaEventSynchronize(staged[k]), "witness staging", error);
     if (!fine) break;
-    uint32_t* codes_copy = hooks && hooks->codes ? hooks->codes + off / packed_per_word : nullptr;
-    const std::size_t bytes = pack_witness_chunk(src.subspan(off, n), halves[k], ex, pack_encoder::automatic, codes_copy);
+    const std::size_t bytes = pack_witness_chunk(src.subspan(off, n), halves[k], ex);
     const unsigned grid = grid_for(packed_chunk_layout::of(n).words);
     // Copy once the slot's previous chunk is decoded; decode once copied.
     fine = (chunk < slots || ok(cudaStreamWaitEvent(copy_stream, decoded[slot], 0), "cudaStreamWaitEvent", error)) &&
@@ -449,30 +435,25 @@ bool spmv_context::impl::pack_in(ff::fr* dst, std::span<const ff::fr> src, void*
            ok(cudaStreamWaitEvent(stream, copied[slot], 0), "cudaStreamWaitEvent", error);
     if (!fine) break;
     unpack_witness_kernel<<<grid, block_threads, 0, stream>>>(at, n, dst + off);
-    fine = launched("unpack_witness_kernel", error) &&
-           ok(cudaEventRecord(decoded[slot], stream), "cudaEventRecord", error) &&
-           (!hooks || !hooks->progress || hooks->progress(off + n, error));
+    fine = launched("unpack_witness_kernel", error) && ok(cudaEventRecord(decoded[slot], stream), "cudaEventRecord", error);
   }
   // The buffer goes back to the pool only after its last copy finished.
   const bool copies_done = ok(cudaStreamSynchronize(copy_stream), "witness upload", error);
   return ok(cudaStreamSynchronize(stream), "witness upload", error) && copies_done && fine;
 }
 
-bool spmv_context::packs_with(const device_fr_vector* stage) const {
-  return impl_->pinned && stage && stage->size() * sizeof(ff::fr) >= impl_->chunk_bytes();
-}
-
 bool spmv_context::upload_witness(const device_shape& shape, std::span<const ff::fr> inputs,
                                   std::span<const ff::fr> aux, device_fr_vector& w, device_fr_vector* stage,
-                                  std::string& error, const packed_hooks* hooks) {
+                                  std::string& error) {
   if (inputs.size() != shape.num_inputs() || aux.size() != shape.num_aux()) {
     error = "spmv_context::upload_witness: witness sizes differ from the shape's";
     return false;
   }
   if (!w.resize(aux.size() + inputs.size(), error)) return false;
-  const bool aux_in = packs_with(stage) ? impl_->pack_in(w.device_data(), aux, stage->device_data(),
-                                                         stage->size() * sizeof(ff::fr), hooks, error)
-                                        : impl_->copy_in(w.device_data(), aux.data(), aux.size_bytes(), error);
+  const std::size_t stage_bytes = stage ? stage->size() * sizeof(ff::fr) : 0;
+  const bool packed = impl_->pinned && stage_bytes >= packed_chunk_bytes;
+  const bool aux_in = packed ? impl_->pack_in(w.device_data(), aux, stage->device_data(), stage_bytes, error)
+                             : impl_->copy_in(w.device_data(), aux.data(), aux.size_bytes(), error);
   return aux_in && impl_->copy_in(w.device_data() + aux.size(), inputs.data(), inputs.size_bytes(), error);
 }
 

@@ -24,7 +24,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -56,14 +55,6 @@ class device_shape {
   std::size_t a_aux_count() const;
   std::size_t b_input_count() const;
   std::size_t b_aux_count() const;
-  // A density bitmap's device arrays: bit j of words[j / 64], and ranks[k] = set bits in words
-  // before k (the bases of the A and B queries are compacted by these).
-  struct density_view {
-    const uint64_t* words = nullptr;
-    const uint32_t* ranks = nullptr;
-  };
-  density_view a_aux_density() const;
-  density_view b_aux_density() const;
   unsigned tag_bytes() const;        // 1, 2 or 4
   std::size_t device_bytes() const;  // what upload allocated
   std::size_t matrix_bytes() const;  // the part SpMV reads per proof (offsets, columns, tags, table)
@@ -83,13 +74,8 @@ class spmv_context {
   // the context. `copier` (may be null: one thread) splits each chunk's host copy into the pinned
   // half across its threads: one thread copies ~7 GB/s on the H200 machine, so a 2^27 witness
   // (4.2 GB) took ~0.59 s against a PCIe floor of 0.076 s (55 GB/s); it must outlive the context.
-  // `packed_chunk_values` (a multiple of 256): aux values per chunk of the packed upload below;
-  // its pinned halves and device stage hold one chunk's worst case (32.1 B per value). Tests use
-  // small chunks to reach the packed path with small witnesses.
   static std::unique_ptr<spmv_context> create(pinned_host_pool* pinned, std::string& error,
-                                              base::executor* copier = nullptr,
-                                              std::size_t packed_chunk_values = default_packed_chunk_values);
-  static constexpr std::size_t default_packed_chunk_values = std::size_t{1} << 20;
+                                              base::executor* copier = nullptr);
   ~spmv_context();
   spmv_context(const spmv_context&) = delete;
   spmv_context& operator=(const spmv_context&) = delete;
@@ -99,22 +85,8 @@ class spmv_context {
   // prover passes c, which SpMV writes next), aux crosses PCIe packed: 2 bits per value plus the
   // values other than 0 and 1 (witness_packing.hpp; a PoRep witness shrinks ~45x), encoded on
   // `copier`'s threads and decoded on the device. Otherwise plain copies as above.
-  //
-  // For the packed path, `hooks` (may be null) lets the caller start work on the aux values as
-  // they land: every aux value's 2-bit code is also written into hooks->codes (host memory, best
-  // pinned, of ceil(num_aux / 16) words: code j in bits 2 (j % 16) of word j / 16), and after
-  // each chunk, hooks->progress(done) runs on this thread with the codes of the first `done` aux
-  // values written (a multiple of 16, or num_aux; the last call has done = num_aux). progress
-  // returning false stops the upload (its error is returned).
-  struct packed_hooks {
-    uint32_t* codes = nullptr;
-    std::function<bool(std::size_t done, std::string& error)> progress;
-  };
   bool upload_witness(const device_shape& shape, std::span<const ff::fr> inputs, std::span<const ff::fr> aux,
-                      device_fr_vector& w, device_fr_vector* stage, std::string& error,
-                      const packed_hooks* hooks = nullptr);
-  // Whether upload_witness takes the packed path with this stage.
-  bool packs_with(const device_fr_vector* stage) const;
+                      device_fr_vector& w, device_fr_vector* stage, std::string& error);
   // a, b, c (each resized to m) = the domain evaluations (see above); m >= num_constraints +
   // num_inputs. Queued on the context's stream: call synchronize() before other contexts read them.
   bool evaluate_abc(const device_shape& shape, const device_fr_vector& w, std::size_t m, device_fr_vector& a,

@@ -82,7 +82,7 @@ bool pack_encoder_avx2_supported() {
 }
 
 std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base::executor& ex,
-                               pack_encoder encoder, uint32_t* codes_copy) {
+                               pack_encoder encoder) {
   const full_word_fn full_word = full_word_for(encoder);
   const packed_chunk_layout l = packed_chunk_layout::of(src.size());
   auto* codes = reinterpret_cast<uint32_t*>(dst);
@@ -107,7 +107,6 @@ std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base
           const std::size_t i = w * packed_per_word;
           const uint32_t word = i + packed_per_word <= n ? full_word(&src[i], one) : scalar_word(&src[i], n - i, one);
           codes[w] = word;
-          if (codes_copy) codes_copy[w] = word;
           for (uint32_t rest = word & packed_other_bits; rest; rest &= rest - 1)
             std::memcpy(&out[count++], &src[i + static_cast<std::size_t>(std::countr_zero(rest)) / 2], sizeof(ff::fr));
         }

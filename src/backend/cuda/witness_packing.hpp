@@ -68,10 +68,10 @@ bool pack_encoder_avx2_supported();
 // Packs src into dst (at least packed_chunk_layout::of(src.size()).max_bytes(), 32-byte
 // aligned) in one pass split over `ex`'s threads (codes, block offsets and other values per
 // task), then moves each task's other values into place on the calling thread. Returns the
-// bytes written. codes_copy (may be null): the code words written there as well (by the same
-// tasks). Throws std::invalid_argument for avx2 on a CPU without it.
+// bytes written. Throws std::invalid_argument for avx2 on a CPU
+// without it.
 std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base::executor& ex,
-                               pack_encoder encoder = pack_encoder::automatic, uint32_t* codes_copy = nullptr);
+                               pack_encoder encoder = pack_encoder::automatic);
 
 // Decodes code word w of a packed chunk of `count` elements into out[16 w, min(16 w + 16, count)).
 CUZK_PACK_HD void unpack_witness_word(const std::byte* packed, std::size_t count, std::size_t w, ff::fr* out) {

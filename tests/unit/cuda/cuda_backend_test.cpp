@@ -279,49 +279,6 @@ TEST(CudaBackend, ProvePartitionRandomShapesSameBytesAsCpu) {
   EXPECT_EQ(gpu->shape_uploads(), std::size(specs));
 }
 
-// The ones' sums during the upload (cuda_backend_options::ones_during_upload): packed chunks of 256
-// values, so that the packed upload and several groups of 8 chunks run at test sizes, and a
-// mostly 0 / 1 witness, so that the 0/1 split runs (rest <= n / 8). A and B densities are partial
-// (random shapes), L and A have bases at infinity. The same bytes as the CPU prover, with the
-// early sums and without them.
-TEST(CudaBackend, OnesSummedDuringUploadSameBytesAsCpu) {
-  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
-  std::mt19937_64 rng(test::test_seed());
-  cuda_backend_options early;
-  early.ones_during_upload = true;
-  early.pinned = make_cuda_pinned_pool(std::size_t{64} << 20);
-  early.packed_chunk_values = 256;
-  cuda_backend_options late = early;
-  late.ones_during_upload = false;
-  auto gpu_early = make_gpu(early);
-  auto gpu_late = make_gpu(late);
-  ASSERT_TRUE(gpu_early && gpu_late);
-  // 9,000 aux: 36 chunks, 5 groups (the last partial); 20,001 aux: a partial last chunk.
-  const shape_spec specs[] = {{6000, 5, 9000, 40, 5, 4}, {15000, 3, 20001, 300, 10, 3}};
-  std::size_t proofs = 0;
-  for (const shape_spec& sp : specs) {
-    SCOPED_TRACE("rows " + std::to_string(sp.rows));
-    const r1cs::r1cs_shape s = random_shape(rng, sp);
-    const parameters p = random_parameters(rng, s);
-    for (int proof = 0; proof < 2; ++proof) {
-      witness w;  // 50% zero, 45% one, 5% other
-      w.inputs.push_back(fr::one());
-      while (w.inputs.size() < s.num_inputs) w.inputs.push_back(random_value(rng));
-      for (std::size_t j = 0; j < s.num_aux; ++j) {
-        const uint64_t t = rng() % 100;
-        w.aux.push_back(t < 50 ? fr::zero() : t < 95 ? fr::one() : fr::random(rng));
-      }
-      expect_same_proofs(*gpu_early, p, s, w, rng, false);
-      expect_same_proofs(*gpu_late, p, s, w, rng, false);
-      ++proofs;
-    }
-  }
-  // Every prove_partition of the early backend summed its ones during the upload (one per
-  // expect_same_proofs call: groth16::prove; prove_with_ops runs the lower operations).
-  EXPECT_EQ(gpu_early->uploads_with_ones(), proofs);
-  EXPECT_EQ(gpu_late->uploads_with_ones(), 0u);
-}
-
 template <class Circuit>
 std::pair<r1cs::r1cs_shape, witness> synthesize(const Circuit& circ) {
   r1cs::shape_recorder rec;
