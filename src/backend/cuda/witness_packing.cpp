@@ -92,15 +92,18 @@ std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base
   const std::size_t n = src.size();
   const std::size_t tasks = (l.blocks + blocks_per_task - 1) / blocks_per_task;
   std::vector<uint32_t> task_others(tasks);
+  // Task t: blocks [t blocks_per_task, task_blocks_end(t)); its other values first go to
+  // task_staging(t), the position of its first element.
+  const auto task_blocks_end = [&](std::size_t t) { return std::min(l.blocks, (t + 1) * blocks_per_task); };
+  const auto task_staging = [&](std::size_t t) { return others + t * blocks_per_task * packed_per_block; };
   // One pass: task t writes its codes, its blocks' offsets counted from the task's start, and its
   // other values (copied while they are in L1) from others[first element of the task], which is
   // never past where they belong (at most that many values precede them).
   ex.parallel_for(tasks, 1, [&](std::size_t t0, std::size_t t1) {
     for (std::size_t t = t0; t < t1; ++t) {
-      const std::size_t b_end = std::min(l.blocks, (t + 1) * blocks_per_task);
-      ff::fr* out = others + t * blocks_per_task * packed_per_block;
+      ff::fr* out = task_staging(t);
       uint32_t count = 0;
-      for (std::size_t b = t * blocks_per_task; b < b_end; ++b) {
+      for (std::size_t b = t * blocks_per_task; b < task_blocks_end(t); ++b) {
         blocks[b] = count;
         const std::size_t w_end = std::min(l.words, (b + 1) * packed_words_per_block);
         for (std::size_t w = b * packed_words_per_block; w < w_end; ++w) {
@@ -119,8 +122,8 @@ std::size_t pack_witness_chunk(std::span<const ff::fr> src, std::byte* dst, base
   // offsets become absolute. ~1.3% of the chunk's bytes for a PoRep witness.
   uint32_t total = 0;
   for (std::size_t t = 0; t < tasks; ++t) {
-    std::memmove(others + total, others + t * blocks_per_task * packed_per_block, task_others[t] * sizeof(ff::fr));
-    for (std::size_t b = t * blocks_per_task; b < std::min(l.blocks, (t + 1) * blocks_per_task); ++b) blocks[b] += total;
+    std::memmove(others + total, task_staging(t), task_others[t] * sizeof(ff::fr));
+    for (std::size_t b = t * blocks_per_task; b < task_blocks_end(t); ++b) blocks[b] += total;
     total += task_others[t];
   }
   return l.bytes(total);
