@@ -46,7 +46,53 @@ device_srs_cache::key srs_key_of(const groth16::parameters_view& p) {
   return k;
 }
 
+std::size_t srs_device_bytes(const groth16::parameters_view& p) {
+  return (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * g1_bytes + p.b_g2.size() * g2_bytes;
+}
+
+// NTT twiddles w_N^x, x < N/2 (32 B each) plus the coset power tables (4 x 2^15 elements).
+std::size_t ntt_bytes(unsigned log_n) {
+  return (std::size_t{1} << (std::max(log_n, 1u) - 1)) * fr_bytes + (std::size_t{4} << 15) * fr_bytes;
+}
+
+// The query sizes of one partition: domain m, A and B scalar counts, and the length of b and c
+// (they later hold the A and B scalars, so each is sized for the largest of the three uses).
+struct partition_sizes {
+  std::size_t m, n_a, n_b, bc_len;
+  explicit partition_sizes(const r1cs::r1cs_shape& s)
+      : m(poly::radix2_domain(s.num_constraints + s.num_inputs).size()),
+        n_a(s.num_inputs + s.a_aux_density.count()),
+        n_b(s.b_input_density.count() + s.b_aux_density.count()),
+        bc_len(std::max({m, n_a, n_b})) {}
+  // w, a, b, c.
+  std::size_t buffer_bytes(const r1cs::r1cs_shape& s) const { return (s.num_aux + s.num_inputs + m + 2 * bc_len) * fr_bytes; }
+};
+
+// Calls the streamed or the resident form of an MSM over one query (pinned: null when resident).
+template <class Device, class Pinned, class Point>
+bool query_msm(g1_msm_context& msm, const Device& resident, const Pinned* pinned, bool mostly_binary,
+               const device_fr_vector& scalars, std::size_t n, Point& out, std::string& error) {
+  if (pinned)
+    return mostly_binary ? msm.msm_mostly_binary(*pinned, scalars, n, out, error) : msm.msm(*pinned, scalars, n, out, error);
+  return mostly_binary ? msm.msm_mostly_binary(resident, scalars, n, out, error) : msm.msm(resident, scalars, n, out, error);
+}
+
 }  // namespace
+
+device_parameters pinned_copy(const device_parameters& params) {
+  if (!params.srs) throw std::invalid_argument("pinned_copy: device parameters without bases");
+  const resident_srs& from = *params.srs;
+  auto srs = std::make_shared<resident_srs>();
+  srs->arbiter = from.arbiter;
+  srs->pinned = std::make_unique<pinned_srs>();
+  pinned_srs& p = *srs->pinned;
+  std::string error;
+  if (from.pinned) throw std::invalid_argument("pinned_copy: the parameters are already in host memory");
+  check(p.h.copy_from(from.h, error) && p.l.copy_from(from.l, error) && p.a.copy_from(from.a, error) &&
+            p.b_g1.copy_from(from.b_g1, error) && p.b_g2.copy_from(from.b_g2, error),
+        "copy SRS to pinned memory", error);
+  return {params.vk, std::move(srs)};
+}
 
 std::size_t g1_msm_scratch_estimate(std::size_t n) {
   if (n == 0) return 0;
@@ -74,7 +120,7 @@ std::size_t g2_msm_scratch_estimate(std::size_t n) {
 // ---------------------------------------------------------------------------------------------
 std::shared_ptr<const resident_srs> device_srs_cache::get(const groth16::parameters_view& params,
                                                           const std::shared_ptr<device_memory_arbiter>& arbiter,
-                                                          std::chrono::milliseconds timeout) {
+                                                          std::chrono::milliseconds timeout, bool streamed) {
   const key k = srs_key_of(params);
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
@@ -86,14 +132,20 @@ std::shared_ptr<const resident_srs> device_srs_cache::get(const groth16::paramet
   // Make room first: the evicted bases are freed now unless another worker still proves with them.
   while (!entries_.empty() && entries_.size() >= max_entries_) entries_.pop_back();
   auto srs = std::make_shared<resident_srs>();
-  const std::size_t points = params.h.size() + params.l.size() + params.a.size() + params.b_g1.size();
   srs->arbiter = arbiter;
-  srs->memory = arbiter->reserve(points * g1_bytes + params.b_g2.size() * g2_bytes,
-                                 "resident SRS (H, L, A, B_G1, B_G2 bases)", timeout);
   std::string error;
-  check(srs->h.upload(params.h, error) && srs->l.upload(params.l, error) && srs->a.upload(params.a, error) &&
-            srs->b_g1.upload(params.b_g1, error) && srs->b_g2.upload(params.b_g2, error),
-        "SRS upload", error);
+  if (streamed) {
+    srs->pinned = std::make_unique<pinned_srs>();
+    pinned_srs& p = *srs->pinned;
+    check(p.h.upload(params.h, error) && p.l.upload(params.l, error) && p.a.upload(params.a, error) &&
+              p.b_g1.upload(params.b_g1, error) && p.b_g2.upload(params.b_g2, error),
+          "SRS copy to pinned host memory", error);
+  } else {
+    srs->memory = arbiter->reserve(srs_device_bytes(params), "resident SRS (H, L, A, B_G1, B_G2 bases)", timeout);
+    check(srs->h.upload(params.h, error) && srs->l.upload(params.l, error) && srs->a.upload(params.a, error) &&
+              srs->b_g1.upload(params.b_g1, error) && srs->b_g2.upload(params.b_g2, error),
+          "SRS upload", error);
+  }
   ++uploads_;
   entries_.emplace_front(k, srs);
   return srs;
@@ -130,6 +182,9 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
   if (!b->spmv_) return nullptr;
   b->msm_ = g1_msm_context::create(error);
   if (!b->msm_) return nullptr;
+  g1_msm_options mo = b->msm_->options();
+  mo.stream_chunk_points = options.stream_chunk_points;
+  if (!b->msm_->set_options(mo, error)) return nullptr;
   return b;
 }
 
@@ -149,20 +204,36 @@ void cuda_backend::ensure_ntt(unsigned log_n, std::size_t also_held) {
   if (ntt_ && ntt_->max_log_size() >= log_n) return;
   ntt_.reset();
   ntt_memory_.release();
-  // Twiddles w_N^x, x < N/2 (32 B each) plus the coset power tables (4 x 2^15 elements).
-  ntt_memory_ =
-      reserve((std::size_t{1} << (log_n - 1)) * fr_bytes + (std::size_t{4} << 15) * fr_bytes, "NTT twiddles", also_held);
+  ntt_memory_ = reserve(ntt_bytes(log_n), "NTT twiddles", also_held);
   std::string error;
   ntt_ = ntt_context::create(log_n, error);
   if (!ntt_) fail("ntt_context::create", error);
 }
 
-void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std::size_t n_g2) {
+std::size_t cuda_backend::msm_scratch_bytes(std::size_t n, std::size_t n_g2, bool streamed) const {
+  std::size_t chunk_buffers = 0;
+  if (streamed) {
+    const std::size_t chunk = msm_->options().stream_chunk_points;
+    const std::size_t c1 = std::min(n, chunk ? chunk : default_stream_chunk_g1);
+    const std::size_t c2 = std::min(n_g2, chunk ? chunk : default_stream_chunk_g2);
+    chunk_buffers = 2 * std::max(c1 * g1_bytes, c2 * g2_bytes);
+    n = c1, n_g2 = c2;
+  }
   // Plus the 0/1 split of msm_mostly_binary (its own buffers): a code per position, the rest's
   // compact bases and scalars (at most n / 8: 96 + 32 B for G1, 192 + 32 B for G2) and the
   // ones' partial sums.
   const std::size_t split = n + n / 8 * (96 + 32) + n_g2 / 8 * (192 + 32) + (std::size_t{64} << 20);
-  const std::size_t bytes = std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2)) + split;
+  return std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2)) + split + chunk_buffers;
+}
+
+std::size_t cuda_backend::working_set_bytes(const r1cs::r1cs_shape& shape, bool streamed) const {
+  const partition_sizes z(shape);
+  return device_shape::device_bytes_for(shape) + ntt_bytes(static_cast<unsigned>(std::countr_zero(z.m))) +
+         msm_scratch_bytes(std::max({z.m, shape.num_aux, z.n_a, z.n_b}), z.n_b, streamed) + z.buffer_bytes(shape);
+}
+
+void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std::size_t n_g2, bool streamed) {
+  const std::size_t bytes = msm_scratch_bytes(n, n_g2, streamed);
   if (bytes <= msm_memory_.bytes()) return;
   msm_memory_.release();
   msm_memory_ = reserve(bytes, "MSM scratch", also_held);
@@ -203,7 +274,19 @@ groth16::proof cuda_backend::prove_partition(const groth16::parameters_view& par
   const auto t_start = clock_type::now();
   groth16::check_parameters(params, shape);
   select_device();
-  const std::shared_ptr<const resident_srs> srs = srs_->get(params, arbiter_, opt_.reserve_timeout);
+  const bool streamed =
+      opt_.residency == srs_residency::streamed ||
+      (opt_.residency == srs_residency::automatic &&
+       srs_device_bytes(params) + working_set_bytes(shape, false) > arbiter_->capacity());
+  // A partition that cannot fit even with the SRS streamed fails here, before anything is reserved
+  // or copied (the resident case fails the same way in the SRS reservation).
+  if (streamed && working_set_bytes(shape, true) > arbiter_->capacity())
+    throw device_memory_error(device_memory_error::kind::impossible,
+                              "cuda_backend: a partition of this shape needs " +
+                                  format_bytes(working_set_bytes(shape, true)) +
+                                  " of device memory with the SRS streamed; the device has " +
+                                  format_bytes(arbiter_->capacity()));
+  const std::shared_ptr<const resident_srs> srs = srs_->get(params, arbiter_, opt_.reserve_timeout, streamed);
   return prove_resident(*srs, *params.vk, shape, inputs, aux, r, s, t_start, timings);
 }
 
@@ -218,11 +301,10 @@ groth16::proof cuda_backend::prove_partition(const device_parameters& params, co
     throw std::invalid_argument("cuda_backend::prove_partition: device parameters reserved on another arbiter");
   if (params.vk.delta_g1.infinity || params.vk.delta_g2.infinity)
     throw std::invalid_argument("groth16::prove: delta is the identity");
-  const std::size_t m = poly::radix2_domain(shape.num_constraints + shape.num_inputs).size();
-  const std::size_t b_count = shape.b_input_density.count() + shape.b_aux_density.count();
-  if (params.vk.ic.size() != shape.num_inputs || srs.h.size() != m - 1 || srs.l.size() != shape.num_aux ||
-      srs.a.size() != shape.num_inputs + shape.a_aux_density.count() || srs.b_g1.size() != b_count ||
-      srs.b_g2.size() != b_count || shape.a_aux_density.size() != shape.num_aux ||
+  const partition_sizes z(shape);
+  const resident_srs::counts got = srs.sizes();
+  if (params.vk.ic.size() != shape.num_inputs || got.h != z.m - 1 || got.l != shape.num_aux || got.a != z.n_a ||
+      got.b_g1 != z.n_b || got.b_g2 != z.n_b || shape.a_aux_density.size() != shape.num_aux ||
       shape.b_aux_density.size() != shape.num_aux || shape.b_input_density.size() != shape.num_inputs)
     throw std::invalid_argument("cuda_backend::prove_partition: device parameters do not match the shape");
   select_device();
@@ -244,21 +326,23 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   groth16::prove_timings t;
   if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux)
     throw std::invalid_argument("cuda_backend::prove_partition: witness sizes do not match the shape");
-  const std::size_t ni = shape.num_inputs, na = shape.num_aux;
+  const std::size_t na = shape.num_aux;
   const resident_srs* srs = &srs_ref;
-  const std::size_t m = srs->h.size() + 1;
+  const pinned_srs* pinned = srs->pinned.get();  // null: the bases are resident
+  const partition_sizes z(shape);
+  const std::size_t m = srs->sizes().h + 1;
+  if (m != z.m) throw std::invalid_argument("cuda_backend::prove_partition: H query does not match the domain");
 
   std::string error;
   const device_shape& dshape = resident_shape(shape, srs->memory.bytes());
   ensure_ntt(static_cast<unsigned>(std::countr_zero(m)), srs->memory.bytes());
-  const std::size_t n_a = ni + dshape.a_aux_count(), n_b = dshape.b_input_count() + dshape.b_aux_count();
-  ensure_msm_scratch(std::max({m, na, n_a, n_b}), srs->memory.bytes(), n_b);
+  ensure_msm_scratch(std::max({m, na, z.n_a, z.n_b}), srs->memory.bytes(), z.n_b, pinned != nullptr);
 
   // Per-proof buffers, kept by the backend: w; a, b, c (b and c later hold the A and B scalars,
   // so each is sized for the largest of the three uses; when that exceeds m, SpMV's resize to m
   // and the resize back reallocate b and c per proof: never for PoRep shapes, where n_a, n_b < m).
-  const std::size_t bc_len = std::max({m, n_a, n_b});
-  ensure_buffers(((na + ni) + m + 2 * bc_len) * fr_bytes, srs->memory.bytes());
+  const std::size_t bc_len = z.bc_len;
+  ensure_buffers(z.buffer_bytes(shape), srs->memory.bytes());
   device_fr_vector &w = w_, &a = a_, &b = b_, &c = c_;
 
   // 1. a, b, c on the domain. The witness crosses PCIe before the kernel lock is taken (the copy
@@ -279,33 +363,34 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   check(ntt_->compute_h(a, b, c, error) && ntt_->synchronize(error), "compute_h", error);
   t.h = seconds_since(t0);
 
-  // 3. MSMs over the resident bases.
+  // 3. MSMs over the resident bases (or the pinned ones, streamed).
   ec::g1_jacobian h_sum, l_sum, a_sum, b1_sum;
   ec::g2_jacobian b2_sum;
+  auto pin = [&](auto pinned_srs::*query) { return pinned ? &(pinned->*query) : nullptr; };
   t0 = clock_type::now();
-  check(msm_->msm(srs->h, a, m - 1, h_sum, error), "H MSM", error);
+  check(query_msm(*msm_, srs->h, pin(&pinned_srs::h), false, a, m - 1, h_sum, error), "H MSM", error);
   t.msm_h = seconds_since(t0);
 
   t0 = clock_type::now();
-  check(msm_->msm_mostly_binary(srs->l, w, na, l_sum, error), "L MSM", error);
+  check(query_msm(*msm_, srs->l, pin(&pinned_srs::l), true, w, na, l_sum, error), "L MSM", error);
   t.msm_l = seconds_since(t0);
 
   std::size_t n = 0;
   t0 = clock_type::now();
   check(b.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::a, b, n, error) &&
-            spmv_->synchronize(error) && msm_->msm_mostly_binary(srs->a, b, n, a_sum, error),
+            spmv_->synchronize(error) && query_msm(*msm_, srs->a, pin(&pinned_srs::a), true, b, n, a_sum, error),
         "A MSM", error);
   t.msm_a = seconds_since(t0);
 
   t0 = clock_type::now();
   check(c.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::b, c, n, error) &&
-            spmv_->synchronize(error) && msm_->msm_mostly_binary(srs->b_g1, c, n, b1_sum, error),
+            spmv_->synchronize(error) && query_msm(*msm_, srs->b_g1, pin(&pinned_srs::b_g1), true, c, n, b1_sum, error),
         "B_G1 MSM", error);
   t.msm_b_g1 = seconds_since(t0);
 
   // B_G2 with B_G1's compacted scalars (still in c): b_g2 and b_g1 share the layout.
   t0 = clock_type::now();
-  check(msm_->msm_mostly_binary(srs->b_g2, c, n, b2_sum, error), "B_G2 MSM", error);
+  check(query_msm(*msm_, srs->b_g2, pin(&pinned_srs::b_g2), true, c, n, b2_sum, error), "B_G2 MSM", error);
   t.msm_b_g2 = seconds_since(t0);
   kernels.unlock();
 

@@ -52,13 +52,30 @@
 
 namespace cuzk::cuda {
 
+// The same five queries in pinned host memory (device layout), for a device that cannot hold them:
+// each MSM streams its query to the device in double-buffered chunks (msm_cuda.hpp).
+struct pinned_srs {
+  g1_pinned_bases h, l, a, b_g1;
+  g2_pinned_bases b_g2;
+};
+
 // H, L, A, B_G1 and B_G2 bases of one parameters object in device memory, with their reservation
-// (declared first: destroyed last, after the bases are freed) and its arbiter.
+// (declared first: destroyed last, after the bases are freed) and its arbiter; or, when the SRS is
+// streamed (srs_residency), `pinned` set, the device bases empty and nothing reserved.
 struct resident_srs {
   std::shared_ptr<device_memory_arbiter> arbiter;
   device_memory_arbiter::reservation memory;
   g1_device_bases h, l, a, b_g1;
   g2_device_bases b_g2;
+  std::unique_ptr<pinned_srs> pinned;
+
+  struct counts {
+    std::size_t h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
+  };
+  counts sizes() const {
+    if (pinned) return {pinned->h.size(), pinned->l.size(), pinned->a.size(), pinned->b_g1.size(), pinned->b_g2.size()};
+    return {h.size(), l.size(), a.size(), b_g1.size(), b_g2.size()};
+  }
 };
 
 // Parameters whose bases were generated on the device (setup_cuda.hpp): the verifying key on the
@@ -69,6 +86,10 @@ struct device_parameters {
   std::shared_ptr<const resident_srs> srs;
 };
 
+// The same parameters with their bases copied into pinned host memory, to be streamed by each MSM
+// (a device that could not hold them; benchmarks of that path). `params` keeps its device copy.
+device_parameters pinned_copy(const device_parameters& params);
+
 // Resident SRS per parameters identity, least recently used first out; thread-safe. An evicted
 // entry's device memory is freed when its last user lets go of it.
 class device_srs_cache {
@@ -76,9 +97,11 @@ class device_srs_cache {
   explicit device_srs_cache(std::size_t max_entries = 1) : max_entries_(max_entries) {}
   // The resident bases of `params`, uploaded on a miss (reserving their bytes on `arbiter`
   // first; share a cache only between backends that share an arbiter).
+  // With `streamed`, a miss converts them into pinned host memory instead (nothing reserved); a
+  // hit returns the entry as it was made.
   std::shared_ptr<const resident_srs> get(const groth16::parameters_view& params,
                                           const std::shared_ptr<device_memory_arbiter>& arbiter,
-                                          std::chrono::milliseconds timeout);
+                                          std::chrono::milliseconds timeout, bool streamed = false);
   std::size_t uploads() const;  // misses so far (tests check reuse)
 
   struct key {
@@ -95,6 +118,13 @@ class device_srs_cache {
   mutable std::mutex mutex_;
   std::list<std::pair<key, std::shared_ptr<const resident_srs>>> entries_;  // most recent first
   std::size_t uploads_ = 0;
+};
+
+// Where the SRS bases live while a backend proves with them.
+enum class srs_residency : uint8_t {
+  device,     // resident in device memory (a device that cannot hold them fails the proof)
+  streamed,   // pinned host memory, streamed to the device by each MSM
+  automatic,  // resident when the SRS and one partition's working set fit the arbiter's capacity
 };
 
 struct cuda_backend_options {
@@ -114,6 +144,9 @@ struct cuda_backend_options {
   std::shared_ptr<pinned_host_pool> pinned;
   // Null: a private cache of one entry. Give one only together with `arbiter`.
   std::shared_ptr<device_srs_cache> srs;
+  srs_residency residency = srs_residency::automatic;
+  // Streamed SRS: points per chunk (0: default_stream_chunk_g1 / _g2 of msm_cuda.hpp).
+  std::size_t stream_chunk_points = 0;
   // How long a reservation may wait for other workers' memory.
   std::chrono::milliseconds reserve_timeout{std::chrono::minutes(10)};
 };
@@ -148,6 +181,10 @@ class cuda_backend final : public groth16::prover_backend {
   ec::g2_jacobian msm_g2(std::span<const ec::g2_affine> bases, const r1cs::density_bitmap& density,
                          std::span<const fr> scalars) override;
 
+  // Device bytes one partition of `shape` reserves beside the SRS (shape, twiddles, MSM scratch,
+  // per-proof buffers; with `streamed`, the scratch of chunk-sized MSMs and the chunk buffers).
+  std::size_t working_set_bytes(const r1cs::r1cs_shape& shape, bool streamed) const;
+
   device_memory_arbiter& arbiter() { return *arbiter_; }
   kernel_region_lock& kernel_lock() { return *kernel_lock_; }
   int device() const { return opt_.device; }
@@ -165,8 +202,10 @@ class cuda_backend final : public groth16::prover_backend {
   void ensure_buffers(std::size_t bytes, std::size_t also_held);
   const device_shape& resident_shape(const r1cs::r1cs_shape& shape, std::size_t also_held = 0);
   void ensure_ntt(unsigned log_n, std::size_t also_held = 0);
-  // Scratch for G1 MSMs of up to n scalars and G2 MSMs of up to n_g2 (one context serves both).
-  void ensure_msm_scratch(std::size_t n, std::size_t also_held = 0, std::size_t n_g2 = 0);
+  // Scratch for G1 MSMs of up to n scalars and G2 MSMs of up to n_g2 (one context serves both);
+  // streamed: for MSMs of at most one chunk, plus the two chunk buffers.
+  void ensure_msm_scratch(std::size_t n, std::size_t also_held = 0, std::size_t n_g2 = 0, bool streamed = false);
+  std::size_t msm_scratch_bytes(std::size_t n, std::size_t n_g2, bool streamed) const;
   // Reserves on the arbiter, telling it what this backend already holds (its resident shape,
   // twiddles and MSM scratch plus `also_held`, e.g. the SRS it proves with), so that a request
   // that could never fit beside them fails at once instead of waiting for the timeout.

@@ -34,6 +34,7 @@
 //        cuda_msm_bench g2 [max_log (24)] [min_log (16)]
 //        cuda_msm_bench reduce [max_log (27)]
 //        cuda_msm_bench affine [max_log (26)] [min_log (20)]
+//        cuda_msm_bench streamed [max_log (27)] [min_log (24)]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -158,6 +159,78 @@ bool bench_binary(cuda::g1_msm_context& ctx, const Bases& bases, const char* gro
   return good && p.binary_split;
 }
 
+// Streamed bases (cuda_msm_bench streamed [max_log (27)] [min_log (24)]): the same bases copied to
+// pinned host memory; per size the resident MSM, then the streamed one in chunks of 2^22 .. 2^26
+// points (median of 3, the kernels' wait for copies from a profiled run), and the 0/1 split on the
+// PoRep mix streamed at 2^max_log in the default chunks (an L- or A-sized MSM); every result checked.
+template <class Expect>
+bool run_streamed(cuda::g1_msm_context& ctx, const cuda::g1_device_bases& bases, const cuda::device_fr_vector& scalars,
+                  unsigned max_log, unsigned min_log, Expect expected_for, const std::vector<fr>& host_scalars) {
+  std::string error;
+  cuda::g1_pinned_bases pinned;
+  auto t0 = std::chrono::steady_clock::now();
+  if (!pinned.copy_from(bases, error)) die(error);
+  std::printf("pinned copy of 2^%u bases (%.1f GB): %.1f s\n", max_log, static_cast<double>(bases.size()) * 96e-9,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  auto median_ms = [&](auto&& call) {
+    call();
+    std::vector<double> t;
+    for (int i = 0; i < 3; ++i) {
+      const auto s = std::chrono::steady_clock::now();
+      call();
+      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[1];
+  };
+  bool all_good = true;
+  for (unsigned k = min_log; k <= max_log; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    const ec::g1_affine want = expected_for(host_scalars, n).to_affine();
+    ec::g1_jacobian out;
+    if (!ctx.set_options({}, error)) die(error);
+    const double resident = median_ms([&] {
+      if (!ctx.msm(bases, scalars, n, out, error)) die(error);
+    });
+    bool good = out.to_affine() == want;
+    std::printf("streamed 2^%-2u resident %9.3f ms |", k, resident);
+    for (unsigned chunk_log = 22; chunk_log <= std::min(k, 26u); ++chunk_log) {
+      cuda::g1_msm_options o;
+      o.stream_chunk_points = std::size_t{1} << chunk_log;
+      if (!ctx.set_options(o, error)) die(error);
+      const double ms = median_ms([&] {
+        if (!ctx.msm(pinned, scalars, n, out, error)) die(error);
+      });
+      good = good && out.to_affine() == want;
+      std::printf("  chunk 2^%u %9.3f ms (wait %.1f, x%.2f)", chunk_log, ms, ctx.profile().stream_wait_ms,
+                  ms / resident);
+      std::fflush(stdout);
+    }
+    std::printf("  %s\n", good ? "OK" : "MISMATCH");
+    all_good = all_good && good;
+  }
+  // The 0/1 split per chunk, default chunks, on the PoRep mix.
+  const std::size_t n = std::size_t{1} << max_log;
+  const std::vector<fr> mix = porep_mix_scalars(n, max_log);
+  cuda::device_fr_vector d_mix;
+  if (!d_mix.upload(mix, error) || !ctx.set_options({}, error)) die(error);
+  const ec::g1_affine want = expected_for(mix, n).to_affine();
+  ec::g1_jacobian out;
+  const double resident = median_ms([&] {
+    if (!ctx.msm_mostly_binary(bases, d_mix, n, out, error)) die(error);
+  });
+  bool good = out.to_affine() == want;
+  const double streamed = median_ms([&] {
+    if (!ctx.msm_mostly_binary(pinned, d_mix, n, out, error)) die(error);
+  });
+  good = good && out.to_affine() == want;
+  std::printf("streamed binary 2^%u (PoRep mix): resident %.3f ms, streamed %.3f ms in %zu chunks (wait %.1f ms; "
+              "%.1f GB/s of bases)  %s\n",
+              max_log, resident, streamed, ctx.profile().stream_chunks, ctx.profile().stream_wait_ms,
+              static_cast<double>(n) * 96 / (streamed * 1e6), good ? "OK" : "MISMATCH");
+  return all_good && good;
+}
+
 int run_g2(unsigned max_log, unsigned min_log, bool binary_only) {
   std::string error;
   const std::size_t n_max = std::size_t{1} << max_log;
@@ -263,6 +336,8 @@ int main(int argc, char** argv) {
   if (reduce_mode) --argc, ++argv;
   const bool binary_mode = argc > 1 && std::string(argv[1]) == "binary";
   if (binary_mode) --argc, ++argv;
+  const bool streamed_mode = argc > 1 && std::string(argv[1]) == "streamed";
+  if (streamed_mode) --argc, ++argv;
   if (argc > 1 && std::string(argv[1]) == "g2") {
     std::string error;
     cuda::device_info info;
@@ -273,7 +348,10 @@ int main(int argc, char** argv) {
                   argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 16, binary_mode);
   }
   const unsigned max_log = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : affine_mode ? 26 : 27;
-  const unsigned min_log = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : affine_mode ? 20 : 16;
+  const unsigned min_log = argc > 2   ? static_cast<unsigned>(std::atoi(argv[2]))
+                           : affine_mode ? 20
+                           : streamed_mode ? 24
+                                           : 16;
   std::string error;
   cuda::device_info info;
   if (!cuda::get_device_info(info, error)) die(error);
@@ -336,6 +414,7 @@ int main(int argc, char** argv) {
         return 2;
     return 0;
   }
+  if (streamed_mode) return run_streamed(*ctx, bases, scalars, max_log, min_log, expected_for, host_scalars) ? 0 : 2;
   auto run_once = [&](std::size_t n, ec::g1_jacobian& out) {
     const auto s = std::chrono::steady_clock::now();
     if (!ctx->msm(bases, scalars, n, out, error)) die(error);

@@ -8,6 +8,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cstring>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -471,6 +472,78 @@ bool g2_device_bases::upload_repeated(std::span<const ec::g2_affine> distinct, s
 // ---------------------------------------------------------------------------------------------
 // g1_msm_context
 // ---------------------------------------------------------------------------------------------
+// ---------------------------------------------------------------------------------------------
+// pinned_bases: points in page-locked host memory in the device layout (streamed MSMs).
+// ---------------------------------------------------------------------------------------------
+template <class Host, class Device>
+pinned_bases<Host, Device>::~pinned_bases() {
+  if (ptr_) cudaFreeHost(ptr_);
+}
+template <class Host, class Device>
+pinned_bases<Host, Device>::pinned_bases(pinned_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+  o.ptr_ = nullptr;
+  o.n_ = 0;
+}
+template <class Host, class Device>
+pinned_bases<Host, Device>& pinned_bases<Host, Device>::operator=(pinned_bases&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    n_ = std::exchange(o.n_, 0);
+  }
+  return *this;
+}
+template <class Host, class Device>
+bool pinned_bases<Host, Device>::allocate(std::size_t n, std::string& error) {
+  if (ptr_) cudaFreeHost(ptr_);
+  ptr_ = nullptr;
+  n_ = 0;
+  if (n == 0) return true;
+  if (!ok(cudaHostAlloc(&ptr_, n * 2 * sizeof(Host::x), cudaHostAllocPortable), "cudaHostAlloc (pinned bases)",
+          error)) {
+    ptr_ = nullptr;
+    return false;
+  }
+  n_ = n;
+  return true;
+}
+template <class Host, class Device>
+bool pinned_bases<Host, Device>::upload(std::span<const Host> points, std::string& error) {
+  if (!allocate(points.size(), error)) return false;
+  // The device layout drops the flag byte and writes infinity as (0, 0): the same conversion as
+  // upload_points, here straight into the pinned array, a slice per thread (a 2^27 query is
+  // 12.9 GB: one thread would take seconds).
+  constexpr std::size_t coord = sizeof(Host::x);
+  auto* dst = static_cast<unsigned char*>(ptr_);
+  auto convert = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      unsigned char* d = dst + i * 2 * coord;
+      if (points[i].infinity) {
+        std::memset(d, 0, 2 * coord);
+      } else {
+        std::memcpy(d, &points[i].x, coord);
+        std::memcpy(d + coord, &points[i].y, coord);
+      }
+    }
+  };
+  const std::size_t n = points.size();
+  const std::size_t threads = std::clamp<std::size_t>(n >> 16, 1, 16);
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(convert, n * t / threads, n * (t + 1) / threads);
+  convert(0, n / threads);
+  for (std::thread& th : pool) th.join();
+  return true;
+}
+template <class Host, class Device>
+bool pinned_bases<Host, Device>::copy_from(const Device& bases, std::string& error) {
+  return allocate(bases.size(), error) &&
+         (bases.size() == 0 || ok(cudaMemcpy(ptr_, bases.device_data(), bases.size() * 2 * sizeof(Host::x),
+                                             cudaMemcpyDeviceToHost),
+                                  "copy bases to pinned memory", error));
+}
+template class pinned_bases<ec::g1_affine, g1_device_bases>;
+template class pinned_bases<ec::g2_affine, g2_device_bases>;
+
 struct g1_msm_context::impl {
   cudaStream_t stream = nullptr;
   int sm_count = 0;
@@ -485,11 +558,19 @@ struct g1_msm_context::impl {
   // 0/1 split (msm_mostly_binary): codes per position, the rest counter, the rest's compact bases
   // and scalars, partial sums of the ones (two, for the tree sums).
   scratch split_codes, split_count, split_bases, split_scalars, split_parts0, split_parts1;
+  // Streamed bases: two device chunks, filled on copy_stream (made on first use); chunk_copied[i]
+  // marks chunk buffer i's copy complete.
+  scratch chunk_bases[2];
+  cudaStream_t copy_stream = nullptr;
+  cudaEvent_t chunk_copied[2] = {};
   std::vector<cudaEvent_t> events;
   std::size_t next_event = 0;
 
   ~impl() {
     for (cudaEvent_t e : events) cudaEventDestroy(e);
+    for (cudaEvent_t e : chunk_copied)
+      if (e) cudaEventDestroy(e);
+    if (copy_stream) cudaStreamDestroy(copy_stream);
     if (stream) cudaStreamDestroy(stream);
   }
 
@@ -539,7 +620,7 @@ struct g1_msm_context::impl {
     return run_configured<g1c>(static_cast<const g1_affine_dev*>(bases.device_data()), dev_scalars, n, out, error,
                                upload_ms_host);
   }
-  template <class Bases, class Point>
+  template <class C, class Bases, class Point>
   bool msm_device(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out, std::string& error);
   template <class Bases, class Point>
   bool msm_host(const Bases& bases, std::span<const ff::fr> scalars, Point& out, std::string& error);
@@ -551,8 +632,30 @@ struct g1_msm_context::impl {
     return run_configured<g2c>(static_cast<const g2_affine_dev*>(bases.device_data()), dev_scalars, n, out, error,
                                upload_ms_host);
   }
+  // The 0/1 split over raw device arrays (sizes checked by the caller).
+  template <class C, class Point>
+  bool msm_binary(const typename C::affine* b, const ff::fr* scalars, std::size_t n, Point& out, std::string& error);
   template <class C, class Bases, class Point>
-  bool msm_binary(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out, std::string& error);
+  bool msm_binary_checked(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out,
+                          std::string& error) {
+    return check_sizes(bases.size(), scalars.size(), n, error) &&
+           msm_binary<C>(static_cast<const typename C::affine*>(bases.device_data()), scalars.device_data(), n, out,
+                         error);
+  }
+  template <class C, class Bases, class Point>
+  bool msm_streamed(const Bases& bases, const device_fr_vector& scalars, std::size_t n, bool mostly_binary,
+                    Point& out, std::string& error);
+  static bool check_sizes(std::size_t bases, std::size_t scalars, std::size_t n, std::string& error) {
+    if (n > scalars || n > bases) {
+      error = "msm: more scalars than bases or than the scalar vector holds";
+      return false;
+    }
+    if (n >= (std::size_t{1} << 31)) {
+      error = "msm: n must be below 2^31";
+      return false;
+    }
+    return true;
+  }
 };
 
 // Batch-affine halving rounds over one sorted window group (msm_batch_affine.cuh has the
@@ -903,18 +1006,12 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
 }
 
 // The public entry points, the same for both curves (Bases: g1_ or g2_device_bases).
-template <class Bases, class Point>
+template <class C, class Bases, class Point>
 bool g1_msm_context::impl::msm_device(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out,
                                       std::string& error) {
-  if (n > scalars.size() || n > bases.size()) {
-    error = "msm: more scalars than bases or than the scalar vector holds";
-    return false;
-  }
-  if (n >= (std::size_t{1} << 31)) {
-    error = "msm: n must be below 2^31";
-    return false;
-  }
-  return dispatch(bases, scalars.device_data(), n, out, error, 0);
+  return check_sizes(bases.size(), scalars.size(), n, error) &&
+         run_configured<C>(static_cast<const typename C::affine*>(bases.device_data()), scalars.device_data(), n, out,
+                           error, 0);
 }
 
 template <class Bases, class Point>
@@ -963,17 +1060,15 @@ bool g1_msm_context::impl::msm_density(const Bases& bases, const base::density_b
 // in one pass; when the rest fits its capacity (n / rest_fraction), sum the ones' bases with a
 // plain addition pass and run Pippenger on the rest alone; otherwise the plain MSM. The two
 // parts are added on the host. One synchronisation for the rest count, one for the ones' sum.
-template <class C, class Bases, class Point>
-bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out,
+template <class C, class Point>
+bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr* scalars, std::size_t n, Point& out,
                                       std::string& error) {
   using affine = typename C::affine;
   using xyzz_dev = typename C::xyzz;
   using host_xyzz = ec::xyzz_point<typename host_curve_of<C>::type>;
   using mul = dev::fp_mul_ptx_call;  // the ones' pass and its tree sums: a small share of the time
-  if (n < binary_split_min_n || n > scalars.size() || n > bases.size() || n >= (std::size_t{1} << 31))
-    return msm_device(bases, scalars, n, out, error);  // (which reports the size errors)
+  if (n < binary_split_min_n) return run_configured<C>(b, scalars, n, out, error, 0);
   const std::size_t capacity = n / binary_split_rest_fraction;
-  const auto* b = static_cast<const affine*>(bases.device_data());
   if (!split_codes.reserve((n + 15) / 16 * 16, error) || !split_count.reserve(sizeof(unsigned long long), error) ||
       !split_bases.reserve(capacity * sizeof(affine), error) ||
       !split_scalars.reserve(capacity * sizeof(ff::fr), error))
@@ -988,14 +1083,14 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
   if (!ok(cudaMemsetAsync(split_count.ptr, 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", error))
     return false;
   binary_split::classify_gather_kernel<affine><<<grid_for(n, block_threads), block_threads, 0, stream>>>(
-      scalars.device_data(), b, n, one, split_codes.as<uint8_t>(), split_count.as<unsigned long long>(), capacity,
+      scalars, b, n, one, split_codes.as<uint8_t>(), split_count.as<unsigned long long>(), capacity,
       split_bases.as<affine>(), split_scalars.as<ff::fr>());
   if (!launched("classify_gather_kernel", error) ||
       !ok(cudaMemcpyAsync(&rest, split_count.ptr, sizeof(rest), cudaMemcpyDeviceToHost, stream), "copy rest count",
           error) ||
       !ok(cudaStreamSynchronize(stream), "classify_gather_kernel", error))
     return false;
-  if (rest > capacity) return msm_device(bases, scalars, n, out, error);  // not mostly 0/1
+  if (rest > capacity) return run_configured<C>(b, scalars, n, out, error, 0);  // not mostly 0/1
   const double classify_ms = ms_since(t0);
   t0 = clock::now();
 
@@ -1047,20 +1142,98 @@ bool g1_msm_context::impl::msm_binary(const Bases& bases, const device_fr_vector
   return true;
 }
 
+// Streamed bases (pinned_bases): chunk k's points are copied on copy_stream into chunk_bases[k % 2]
+// while chunk k - 1's MSM runs on `stream`. Each chunk is a whole MSM (its own window plan; the
+// 0/1 split when mostly_binary) and the chunk sums are added on the host. Every chunk MSM ends in
+// a stream synchronisation, so when chunk k + 1's copy is queued, the buffer it overwrites (chunk
+// k - 1's) is no longer read. Costs beside the resident path: each chunk pays its own digits, sort
+// and reduction, and the first chunk's copy is not overlapped (docs/gpu.md, "Streamed bases").
+template <class C, class Bases, class Point>
+bool g1_msm_context::impl::msm_streamed(const Bases& bases, const device_fr_vector& scalars, std::size_t n,
+                                        bool mostly_binary, Point& out, std::string& error) {
+  using affine = typename C::affine;
+  using clock = std::chrono::steady_clock;
+  out = Point::identity();
+  prof = {};
+  if (!check_sizes(bases.size(), scalars.size(), n, error)) return false;
+  if (n == 0) return true;
+  const std::size_t chunk = std::min(
+      n, opt.stream_chunk_points ? opt.stream_chunk_points
+                                 : (std::is_same_v<C, g2c> ? default_stream_chunk_g2 : default_stream_chunk_g1));
+  const std::size_t chunks = (n + chunk - 1) / chunk;
+  if (!copy_stream) {
+    if (!ok(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate (bases copies)", error))
+      return false;
+    for (cudaEvent_t& e : chunk_copied)
+      if (!ok(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate", error)) return false;
+  }
+  for (std::size_t i = 0; i < std::min<std::size_t>(chunks, 2); ++i)
+    if (!chunk_bases[i].reserve(chunk * sizeof(affine), error)) return false;
+  // Nothing may still read a chunk buffer (kernels of an earlier call that failed midway) when
+  // copies into it are queued, and no copy may still read the caller's pinned memory on return.
+  if (!ok(cudaStreamSynchronize(stream), "msm stream", error)) return false;
+  struct drain {
+    cudaStream_t s;
+    ~drain() { cudaStreamSynchronize(s); }
+  } drain_copies{copy_stream};
+  const auto* host = static_cast<const affine*>(bases.host_data());
+  auto queue_copy = [&](std::size_t k) {
+    const std::size_t off = k * chunk, m = std::min(chunk, n - off);
+    return ok(cudaMemcpyAsync(chunk_bases[k % 2].ptr, host + off, m * sizeof(affine), cudaMemcpyHostToDevice,
+                              copy_stream),
+              "copy bases chunk", error) &&
+           ok(cudaEventRecord(chunk_copied[k % 2], copy_stream), "cudaEventRecord", error);
+  };
+  if (!queue_copy(0)) return false;
+  double wait_ms = 0;
+  for (std::size_t k = 0; k < chunks; ++k) {
+    if (k + 1 < chunks && !queue_copy(k + 1)) return false;
+    const auto t0 = clock::now();
+    if (!ok(cudaEventSynchronize(chunk_copied[k % 2]), "copy bases chunk", error)) return false;
+    wait_ms += std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+    const std::size_t off = k * chunk, m = std::min(chunk, n - off);
+    const affine* b = chunk_bases[k % 2].as<const affine>();
+    const ff::fr* s = scalars.device_data() + off;
+    Point part;
+    if (!(mostly_binary ? msm_binary<C>(b, s, m, part, error) : run_configured<C>(b, s, m, part, error, 0)))
+      return false;
+    out = out + part;
+  }
+  prof.stream_chunks = chunks;
+  prof.stream_wait_ms = wait_ms;
+  return true;
+}
+
 bool g1_msm_context::msm_mostly_binary(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
                                        ec::g1_jacobian& out, std::string& error) {
   impl_->prof.binary_split = false;
-  return impl_->msm_binary<g1c>(bases, scalars, n, out, error);
+  return impl_->msm_binary_checked<g1c>(bases, scalars, n, out, error);
 }
 bool g1_msm_context::msm_mostly_binary(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
                                        ec::g2_jacobian& out, std::string& error) {
   impl_->prof.binary_split = false;
-  return impl_->msm_binary<g2c>(bases, scalars, n, out, error);
+  return impl_->msm_binary_checked<g2c>(bases, scalars, n, out, error);
+}
+bool g1_msm_context::msm(const g1_pinned_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                         ec::g1_jacobian& out, std::string& error) {
+  return impl_->msm_streamed<g1c>(bases, scalars, n, false, out, error);
+}
+bool g1_msm_context::msm(const g2_pinned_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                         ec::g2_jacobian& out, std::string& error) {
+  return impl_->msm_streamed<g2c>(bases, scalars, n, false, out, error);
+}
+bool g1_msm_context::msm_mostly_binary(const g1_pinned_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                                       ec::g1_jacobian& out, std::string& error) {
+  return impl_->msm_streamed<g1c>(bases, scalars, n, true, out, error);
+}
+bool g1_msm_context::msm_mostly_binary(const g2_pinned_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                                       ec::g2_jacobian& out, std::string& error) {
+  return impl_->msm_streamed<g2c>(bases, scalars, n, true, out, error);
 }
 
 bool g1_msm_context::msm(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
                          ec::g1_jacobian& out, std::string& error) {
-  return impl_->msm_device(bases, scalars, n, out, error);
+  return impl_->msm_device<g1c>(bases, scalars, n, out, error);
 }
 bool g1_msm_context::msm(const g1_device_bases& bases, std::span<const ff::fr> scalars, ec::g1_jacobian& out,
                          std::string& error) {
@@ -1072,7 +1245,7 @@ bool g1_msm_context::msm(const g1_device_bases& bases, const base::density_bitma
 }
 bool g1_msm_context::msm(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
                          ec::g2_jacobian& out, std::string& error) {
-  return impl_->msm_device(bases, scalars, n, out, error);
+  return impl_->msm_device<g2c>(bases, scalars, n, out, error);
 }
 bool g1_msm_context::msm(const g2_device_bases& bases, std::span<const ff::fr> scalars, ec::g2_jacobian& out,
                          std::string& error) {

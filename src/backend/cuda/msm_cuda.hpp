@@ -1,9 +1,11 @@
-// G1 and G2 multi-scalar multiplication on one CUDA device with the bases resident in device memory.
+// G1 and G2 multi-scalar multiplication on one CUDA device, with the bases resident in device memory
+// or, for a device that cannot hold them, streamed from pinned host memory in chunks.
 // Plain C++ (no CUDA types): callers need no nvcc. The result equals msm::pippenger /
 // msm::multiexp (the CPU oracle) as a group element; tests compare affine coordinates.
 //
-// Usage: upload the bases once (g1_device_bases), then call g1_msm_context::msm with scalars
-// from the host or already on the device (e.g. the h vector left by ntt_context::compute_h).
+// Usage: upload the bases once (g1_device_bases, or g1_pinned_bases to stream them), then call
+// g1_msm_context::msm with scalars from the host or already on the device (e.g. the h vector left
+// by ntt_context::compute_h).
 //
 // Algorithm (docs/gpu.md has the measurements and the window choice):
 //   1. scalars (Montgomery Fr) -> canonical k; k > (r-1)/2 becomes r - k with the point negated
@@ -86,6 +88,44 @@ class g2_device_bases {
   std::size_t n_ = 0;
 };
 
+// n affine points in pinned (page-locked) host memory, already in the device layout (G1: 96 B,
+// G2: 192 B; infinity as (0, 0)): the bases of a device that cannot hold the SRS. The MSMs of
+// g1_msm_context copy them to the device in double-buffered chunks (the next chunk's copy runs on
+// its own stream while this chunk's kernels run), so each point crosses PCIe once per MSM.
+// Move-only; the pinned memory is freed with the object.
+template <class Host, class Device>
+class pinned_bases {
+ public:
+  pinned_bases() = default;
+  ~pinned_bases();
+  pinned_bases(pinned_bases&& o) noexcept;
+  pinned_bases& operator=(pinned_bases&& o) noexcept;
+  pinned_bases(const pinned_bases&) = delete;
+  pinned_bases& operator=(const pinned_bases&) = delete;
+
+  // Converts host points (parameter-file layout) into pinned memory, on up to 16 threads.
+  bool upload(std::span<const Host> points, std::string& error);
+  // Copies resident device bases out (parameters generated on the device).
+  bool copy_from(const Device& bases, std::string& error);
+
+  std::size_t size() const { return n_; }
+  const void* host_data() const { return ptr_; }  // pinned host memory in the device layout
+
+ private:
+  bool allocate(std::size_t n, std::string& error);
+  void* ptr_ = nullptr;
+  std::size_t n_ = 0;
+};
+using g1_pinned_bases = pinned_bases<ec::g1_affine, g1_device_bases>;
+using g2_pinned_bases = pinned_bases<ec::g2_affine, g2_device_bases>;
+
+// Points per streamed chunk when g1_msm_options::stream_chunk_points is 0: 1.5 GiB of device
+// memory per buffer (two buffers) for either group, and a chunk MSM large enough to keep its
+// window reduction small beside its accumulation (2^24 G1 points: 103 ms of kernels against
+// ~32 ms for the copy at PCIe 5 rates).
+inline constexpr std::size_t default_stream_chunk_g1 = std::size_t{1} << 24;
+inline constexpr std::size_t default_stream_chunk_g2 = std::size_t{1} << 23;
+
 // ptx32: PTX CIOS inlined at every call site; ptx32_call: the same product as one out-of-line
 // function (smaller code); portable64: the mont_field template (fp_device.cuh).
 enum class fp_mul_kernel : uint8_t { ptx32, portable64, ptx32_call };
@@ -124,6 +164,9 @@ struct g1_msm_options {
                                       // 32 measured best (112.6 SM-cycles per addition, 1024: 148)
   bool affine_local_prefix = false;   // first version: running products in local memory, ranges
                                       // of 512 (affine_range ignored); measured slower (docs)
+  // Streamed bases (pinned_bases): points per chunk, 0 = default_stream_chunk_g1 / _g2. Each
+  // chunk is one MSM (its own window plan, sort and reduction) whose sum is added on the host.
+  std::size_t stream_chunk_points = 0;
   bool profile = false;               // time each phase (adds synchronisation; see profile())
 };
 
@@ -142,6 +185,10 @@ struct g1_msm_profile {
   // without halving), halving rounds run (summed over groups) and rounds cut short for memory.
   std::size_t sorted_entries = 0, xyzz_entries = 0;
   unsigned affine_rounds_done = 0, affine_fallbacks = 0;
+  // Streamed bases: chunks copied and the time the kernels waited for a copy (host clock; the
+  // phases above are then the last chunk's).
+  std::size_t stream_chunks = 0;
+  double stream_wait_ms = 0;
   // msm_mostly_binary: whether the 0/1 split ran (else the plain MSM) and the rest's size; the
   // phases above are then the rest's Pippenger.
   bool binary_split = false;
@@ -190,6 +237,17 @@ class g1_msm_context {
   bool msm_mostly_binary(const g1_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
                          ec::g1_jacobian& out, std::string& error);
   bool msm_mostly_binary(const g2_device_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                         ec::g2_jacobian& out, std::string& error);
+
+  // The same over bases in pinned host memory, streamed to the device chunk by chunk
+  // (options().stream_chunk_points); mostly-binary scalars take the 0/1 split per chunk.
+  bool msm(const g1_pinned_bases& bases, const device_fr_vector& scalars, std::size_t n, ec::g1_jacobian& out,
+           std::string& error);
+  bool msm(const g2_pinned_bases& bases, const device_fr_vector& scalars, std::size_t n, ec::g2_jacobian& out,
+           std::string& error);
+  bool msm_mostly_binary(const g1_pinned_bases& bases, const device_fr_vector& scalars, std::size_t n,
+                         ec::g1_jacobian& out, std::string& error);
+  bool msm_mostly_binary(const g2_pinned_bases& bases, const device_fr_vector& scalars, std::size_t n,
                          ec::g2_jacobian& out, std::string& error);
 
   const g1_msm_profile& profile() const;

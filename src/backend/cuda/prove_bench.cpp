@@ -20,7 +20,8 @@
 // Usage: cuda_prove_bench [spmv] [reps (3)] [log2 sizes... (20 24)]   (spmv: SpMV only, no proofs)
 // cuda_prove_bench pack [reps (3)] [log2 n (27)]: the host witness encode alone (no GPU needed).
 //
-// Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N] [mix=pessimistic]): a satisfiable
+// Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N] [mix=pessimistic]
+// [srs=streamed]): a satisfiable
 // PoRep-like circuit of the same sizes and densities (porep_like_circuit.hpp), parameters from
 // the device setup generator (setup_cuda.hpp; its stage times and the prediction from operation
 // counts are printed), a cold and `reps` warm proofs with per-stage timings, every proof checked
@@ -29,6 +30,8 @@
 // between them; per-partition and total times, reserved device memory against the arbiter's
 // capacity and the driver's used bytes, allocation failures (any exception), host peak RSS.
 // mix=pessimistic: aux 45% zero / 45% one / 10% other instead of the measured PoRep mix.
+// srs=streamed: the generated bases are moved to pinned host memory and every MSM streams them in
+// chunks (the path of a device that cannot hold the SRS beside a partition's working set).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -286,7 +289,7 @@ std::string device_used() {
 }
 
 // Real parameters: device setup, proofs checked by the verifier; then optionally two workers.
-void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::witness_mix& mix,
+void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::witness_mix& mix, bool streamed,
                 cuzk::base::executor& ex) {
   const std::size_t m = std::size_t{1} << log_m;
   std::printf("\n== 2^%u domain (PoRep-like, satisfiable, real parameters; aux %.2f%% zero, %.2f%% one, %.2f%% "
@@ -313,9 +316,15 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
   const groth16::toxic_waste tw = groth16::toxic_waste::random(rng);
   cuda::device_setup_timings st;
   t0 = clock_type::now();
-  const cuda::device_parameters dp = cuda::setup_on_device(s, tw, ex, arbiter, std::chrono::minutes(1), &st);
+  cuda::device_parameters dp = cuda::setup_on_device(s, tw, ex, arbiter, std::chrono::minutes(1), &st);
   const double setup_s = seconds_since(t0);
   const std::size_t n_a = dp.srs->a.size(), n_b = dp.srs->b_g1.size(), na = s.num_aux;
+  if (streamed) {  // the bases to pinned host memory; the device copy is freed with the old object
+    t0 = clock_type::now();
+    dp = cuda::pinned_copy(dp);
+    std::printf("  SRS copied to pinned host memory in %.1f s (streamed by every MSM); device used now %s\n",
+                seconds_since(t0), device_used().c_str());
+  }
   // Prediction (setup_cuda.hpp): G1 points x (W mixed additions x 10 + ~575) Fp products, G2
   // points x (W x 28 + ~510), W = 16 windows, at 1.77e10 products/s; host ~ measured.
   const double g1_points = static_cast<double>((m - 1) + na + n_a + n_b);
@@ -334,6 +343,7 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
   o.kernel_lock = std::make_shared<cuda::kernel_region_lock>();
   o.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
   o.reserve_timeout = std::chrono::seconds(60);  // report a memory shortfall instead of waiting 10 min
+  o.residency = streamed ? cuda::srs_residency::streamed : cuda::srs_residency::device;
   auto gpu = cuda::cuda_backend::create(ex, o, error);
   if (!gpu) die(error);
   const auto pvk = groth16::prepare_verifying_key(dp.vk);
@@ -472,11 +482,13 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "real") {
     unsigned reps = 3, partitions = 0;
     cuda::witness_mix mix = cuda::witness_mix::porep_measured();
+    bool streamed = false;
     std::vector<unsigned> logs;
     for (int i = 2; i < argc; ++i) {
       const std::string a = argv[i];
       if (a.rfind("workers=", 0) == 0) partitions = static_cast<unsigned>(std::atoi(a.c_str() + 8));
       else if (a == "mix=pessimistic") mix = cuda::witness_mix::pessimistic();
+      else if (a == "srs=streamed") streamed = true;
       else if (i == 2) reps = static_cast<unsigned>(std::max(1, std::atoi(a.c_str())));
       else logs.push_back(static_cast<unsigned>(std::atoi(a.c_str())));
     }
@@ -484,7 +496,7 @@ int main(int argc, char** argv) {
     auto ex = print_machine_and_make_executor();
     for (std::size_t i = 0; i < logs.size(); ++i) {
       try {
-        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, mix, *ex);
+        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, mix, streamed, *ex);
       } catch (const std::exception& e) {
         std::printf("  FAILED at 2^%u: %s\n", logs[i], e.what());
         std::fflush(stdout);

@@ -10,7 +10,8 @@
 //     lower operations gives them too;
 //   * residency (SRS and shape uploaded once, re-uploaded for a new shape), two workers sharing
 //     one arbiter and SRS cache, impossible reservations (alone, or beside the worker's own)
-//     failing at once.
+//     failing at once; the SRS streamed from pinned host memory (always, or automatically when
+//     the device cannot hold it beside the working set), same bytes as the CPU.
 // Skipped with the driver's message on machines without a GPU (run on the H200 machine through
 // scripts/stage-device.sh); there only the no-device error path runs.
 #include <gtest/gtest.h>
@@ -359,11 +360,49 @@ TEST(CudaBackend, TwoWorkersShareArbiterAndSrs) {
   EXPECT_EQ(o.srs->uploads(), 1u);
 }
 
+TEST(CudaBackend, StreamedSrsSameBytesAsCpu) {
+  CUZK_REQUIRE_GPU("CUDA backend tests skipped");
+  std::mt19937_64 rng(test::test_seed());
+  // Always streamed, in chunks of 1,000 points: every query spans several chunks, the last ragged.
+  cuda_backend_options o;
+  o.residency = srs_residency::streamed;
+  o.stream_chunk_points = 1000;
+  auto gpu = make_gpu(o);
+  ASSERT_TRUE(gpu);
+  const shape_spec specs[] = {{2049, 6, 3500, 300, 5, 4}, {700, 3, 900, 40, 10, 5}};
+  std::size_t bound = 0;
+  for (const shape_spec& sp : specs) {
+    SCOPED_TRACE("rows " + std::to_string(sp.rows));
+    const r1cs::r1cs_shape s = random_shape(rng, sp);
+    const parameters p = random_parameters(rng, s);
+    for (int proof = 0; proof < 2; ++proof) expect_same_proofs(*gpu, p, s, random_witness(rng, s), rng, false);
+    // Nothing of the SRS is reserved on the device: only the working set of chunk-sized MSMs
+    // (buffers and scratch are kept from the larger first shape).
+    bound = std::max(bound, gpu->working_set_bytes(s, true));
+    EXPECT_LE(gpu->arbiter().in_use(), bound);
+  }
+
+  // Automatic: an arbiter with room for the streamed working set but not for the SRS beside the
+  // resident one streams (the resident path would fail as impossible).
+  const r1cs::r1cs_shape s = random_shape(rng, specs[0]);
+  const parameters p = random_parameters(rng, s);
+  const std::size_t srs_bytes = (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * 96 + p.b_g2.size() * 192;
+  auto probe = make_gpu();
+  ASSERT_TRUE(probe);
+  ASSERT_LT(probe->working_set_bytes(s, true), probe->working_set_bytes(s, false) + srs_bytes);
+  cuda_backend_options tight;
+  tight.arbiter = std::make_shared<device_memory_arbiter>(probe->working_set_bytes(s, false) + srs_bytes - 1);
+  auto automatic = make_gpu(tight);
+  ASSERT_TRUE(automatic);
+  expect_same_proofs(*automatic, p, s, random_witness(rng, s), rng, false);
+}
+
 TEST(CudaBackend, ImpossibleReservationFailsAtOnce) {
   CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   cuda_backend_options o;
   o.arbiter = std::make_shared<device_memory_arbiter>(std::size_t{1} << 16);  // 64 KiB
+  // Automatic residency: not even the streamed working set fits, so nothing is reserved.
   auto gpu = make_gpu(o);
   ASSERT_TRUE(gpu);
   const r1cs::r1cs_shape s = random_shape(rng, {1000, 2, 1000, 10, 0, 3});
@@ -381,6 +420,7 @@ TEST(CudaBackend, ImpossibleReservationFailsAtOnce) {
   const std::size_t srs_bytes = (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * 96;
   cuda_backend_options tight;
   tight.arbiter = std::make_shared<device_memory_arbiter>(srs_bytes + 4096);
+  tight.residency = srs_residency::device;  // (automatic would stream, and fail on the rest)
   tight.reserve_timeout = std::chrono::minutes(5);
   auto gpu2 = make_gpu(tight);
   ASSERT_TRUE(gpu2);

@@ -177,4 +177,10 @@ TEST(CudaG2Msm, MostlyBinaryMatchesCpu) {
   cuda::test_support::check_mostly_binary<ec::g2_curve>(rng);
 }
 
+TEST(CudaG2Msm, StreamedBasesMatchCpu) {
+  REQUIRE_GPU();
+  test::seeded_rng rng;
+  cuda::test_support::check_streamed<ec::g2_curve>(rng);
+}
+
 }  // namespace

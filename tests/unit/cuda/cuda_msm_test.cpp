@@ -341,4 +341,10 @@ TEST(CudaMsm, MostlyBinaryMatchesCpu) {
   cuda::test_support::check_mostly_binary<ec::g1_curve>(rng);
 }
 
+TEST(CudaMsm, StreamedBasesMatchCpu) {
+  REQUIRE_GPU();
+  test::seeded_rng rng;
+  cuda::test_support::check_streamed<ec::g1_curve>(rng);
+}
+
 }  // namespace

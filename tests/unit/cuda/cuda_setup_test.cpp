@@ -8,7 +8,8 @@
 //     constraint and input counts;
 //   * prove_partition with the device parameters gives the CPU prover's bytes (same r, s), the
 //     proofs verify, and the per-proof buffers are kept across proofs (the arbiter's reserved
-//     bytes do not move between proofs).
+//     bytes do not move between proofs); the same with the bases copied to pinned host memory
+//     and streamed in chunks.
 // GPU tests skip with the driver's message where there is no device.
 #include <gtest/gtest.h>
 
@@ -159,6 +160,10 @@ TEST(DeviceSetup, ProveWithDeviceParametersEqualsCpuAndVerifies) {
   std::string error;
   auto gpu = cuda_backend::create(cpu_pool(), o, error);
   ASSERT_TRUE(gpu) << error;
+  // The same parameters copied to pinned host memory and streamed in chunks of 1,500 points.
+  o.stream_chunk_points = 1500;
+  auto streaming = cuda_backend::create(cpu_pool(), o, error);
+  ASSERT_TRUE(streaming) << error;
   backend::cpu::cpu_backend cpu(cpu_pool());
   for (unsigned log_m : {10u, 13u}) {
     SCOPED_TRACE("2^" + std::to_string(log_m));
@@ -179,6 +184,12 @@ TEST(DeviceSetup, ProveWithDeviceParametersEqualsCpuAndVerifies) {
       if (proof == 0) reserved_after_first = arbiter->in_use();
       else EXPECT_EQ(arbiter->in_use(), reserved_after_first);  // buffers kept, nothing re-reserved
     }
+    const device_parameters streamed = pinned_copy(dp);
+    const fr r = fr::random(rng), sv = fr::random(rng);
+    const groth16::proof want = groth16::prove(groth16::parameters_view::of(p), c.shape, c.inputs, c.aux, r, sv, cpu);
+    const groth16::proof got = streaming->prove_partition(streamed, c.shape, c.inputs, c.aux, r, sv, nullptr);
+    EXPECT_EQ(groth16::encode_proof(got), groth16::encode_proof(want)) << "streamed SRS";
+    EXPECT_EQ(groth16::verify(pvk, got, pub), groth16::verify_result::valid);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string>
@@ -44,10 +45,12 @@ struct device_bases_for;
 template <>
 struct device_bases_for<ec::g1_curve> {
   using type = g1_device_bases;
+  using pinned = g1_pinned_bases;
 };
 template <>
 struct device_bases_for<ec::g2_curve> {
   using type = g2_device_bases;
+  using pinned = g2_pinned_bases;
 };
 
 // n pseudo-random bases: a random start plus one of 8 random steps per point (msm_test's recipe:
@@ -170,6 +173,61 @@ void check_mostly_binary(test::seeded_rng& rng) {
   for (std::size_t i = 0; i < big; ++i) agg[i % distinct] += bs[i];
   const ec::jacobian_point<Curve> want = cpu_msm(std::vector<ec::affine_point<Curve>>(b.begin(), b.begin() + distinct), agg);
   expect_mostly_binary(rb, bs, true, "3,000,001 positions, several code words per thread", &want);
+}
+
+// MSMs over pinned host bases (streamed in chunks) against the CPU: one chunk, several with a
+// ragged last one, chunks below the 0/1 split's minimum size, the split per chunk, fewer scalars
+// than bases, bases converted from the host and copied from the device (the same bytes), some
+// bases at infinity, n = 0 and a size error.
+template <class Curve>
+void check_streamed(test::seeded_rng& rng) {
+  using fr = ff::fr;
+  using point = ec::jacobian_point<Curve>;
+  std::string error;
+  const std::size_t n = 20000, part = 12345;
+  auto b = random_bases<Curve>(n, rng);
+  for (std::size_t i = 5; i < n; i += 97) b[i] = ec::affine_point<Curve>::identity();
+  typename device_bases_for<Curve>::pinned from_host, from_device;
+  typename device_bases_for<Curve>::type resident;
+  ASSERT_TRUE(from_host.upload(b, error)) << error;
+  ASSERT_TRUE(resident.upload(b, error) && from_device.copy_from(resident, error)) << error;
+  ASSERT_EQ(from_host.size(), n);
+  EXPECT_EQ(std::memcmp(from_host.host_data(), from_device.host_data(), n * 2 * sizeof(b[0].x)), 0);
+
+  const std::vector<fr> dense = random_scalars(n, rng);
+  std::vector<fr> binary(n);
+  for (auto& x : binary) {
+    const unsigned r = static_cast<unsigned>(rng() % 100);
+    x = r < 50 ? fr::zero() : r < 95 ? fr::one() : fr::random(rng);
+  }
+  device_fr_vector d_dense, d_binary;
+  ASSERT_TRUE(d_dense.upload(dense, error) && d_binary.upload(binary, error)) << error;
+  const point want_dense = cpu_msm(b, dense), want_binary = cpu_msm(b, binary);
+  const point want_part = cpu_msm(std::vector<ec::affine_point<Curve>>(b.begin(), b.begin() + part),
+                                  std::vector<fr>(dense.begin(), dense.begin() + part));
+
+  for (std::size_t chunk : {std::size_t{0}, std::size_t{4096}, std::size_t{1000}}) {
+    SCOPED_TRACE("chunk " + std::to_string(chunk));
+    g1_msm_options o;
+    o.stream_chunk_points = chunk;
+    ASSERT_TRUE(context().set_options(o, error)) << error;
+    const std::size_t chunks = chunk ? (n + chunk - 1) / chunk : 1;
+    point got;
+    ASSERT_TRUE(context().msm(from_host, d_dense, n, got, error)) << error;
+    EXPECT_EQ(context().profile().stream_chunks, chunks);
+    expect_same(got, want_dense, "dense scalars");
+    ASSERT_TRUE(context().msm_mostly_binary(from_device, d_binary, n, got, error)) << error;
+    EXPECT_EQ(context().profile().stream_chunks, chunks);
+    expect_same(got, want_binary, "mostly binary scalars");
+    ASSERT_TRUE(context().msm(from_device, d_dense, part, got, error)) << error;
+    expect_same(got, want_part, "fewer scalars than bases");
+  }
+  point got = point::generator();
+  ASSERT_TRUE(context().msm(from_host, d_dense, 0, got, error)) << error;
+  EXPECT_TRUE(got.is_identity());
+  EXPECT_FALSE(context().msm(from_host, d_dense, n + 1, got, error));
+  EXPECT_NE(error.find("more scalars than bases"), std::string::npos) << error;
+  ASSERT_TRUE(context().set_options({}, error)) << error;
 }
 
 }  // namespace cuzk::cuda::test_support
