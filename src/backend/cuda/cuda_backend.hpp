@@ -1,4 +1,5 @@
-// groth16::prover_backend on one CUDA device, with the SRS resident in device memory.
+// groth16::prover_backend on one CUDA device, with the SRS resident in device memory (or streamed
+// from pinned host memory when the device cannot hold it).
 //
 // prove_partition (the unit of work; docs/gpu.md "Prover backend" has the data flow and the
 // memory per partition):
@@ -15,7 +16,9 @@
 // Residency: the H, L, A, B_G1 and B_G2 bases are uploaded once per parameters object and kept
 // in a device_srs_cache (shareable by the workers of one device), keyed by the parameters'
 // identity (span addresses and sizes, plus the first and last point of each G1 span as a guard
-// against a new parameters object at a freed one's addresses). The shape's matrices are kept per backend,
+// against a new parameters object at a freed one's addresses). A device that cannot hold them
+// beside a partition's working set keeps them in pinned host memory instead, and every MSM
+// streams its query in chunks (srs_residency; docs/gpu.md "Streamed SRS"). The shape's matrices are kept per backend,
 // keyed the same way (address, counts, hash, sampled entries).
 //
 // Workers: several backends may share one device (options: arbiter, srs cache, kernel lock); the
