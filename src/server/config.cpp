@@ -26,7 +26,7 @@ const std::map<std::string, std::set<std::string>, std::less<>>& schema() {
       {"daemon", {"listen", "status_listen", "shutdown_grace", "max_message_size"}},
       {"srs", {"param_cache", "preload"}},
       {"memory", {"total_budget", "safety_margin", "eviction_min_idle"}},
-      {"gpus", {"backend", "devices", "gpu_workers_per_device", "gpu_threads"}},
+      {"gpus", {"backend", "devices", "gpu_workers_per_device", "gpu_threads", "srs_residency"}},
       {"scheduler",
        {"max_batch_size", "max_batch_wait_ms", "max_pending_jobs", "witness_queue_depth",
         "device_queue_depth", "parse_workers", "result_retention", "max_retained_results"}},
@@ -209,6 +209,15 @@ std::string_view to_string(backend_kind b) {
   return "?";
 }
 
+std::string_view to_string(srs_residency_kind k) {
+  switch (k) {
+    case srs_residency_kind::auto_select: return "auto";
+    case srs_residency_kind::device: return "device";
+    case srs_residency_kind::streamed: return "streamed";
+  }
+  return "auto";
+}
+
 backend_kind resolve_backend(const daemon_config& cfg) {
   if (cfg.gpus.backend != backend_kind::auto_select) return cfg.gpus.backend;
   return built_with_cuda() ? backend_kind::cuda : backend_kind::cpu;
@@ -307,6 +316,14 @@ engine::result<daemon_config> parse_config(std::string_view text, std::string_vi
   }
   r.u32("gpus", "gpu_workers_per_device", c.gpus.gpu_workers_per_device, 1, 16);
   r.u32("gpus", "gpu_threads", c.gpus.gpu_threads, 0, 4096);
+  if (const auto* n = r.find("gpus", "srs_residency")) {
+    std::string v;
+    r.str("gpus", "srs_residency", v);
+    if (v == "auto") c.gpus.srs_residency = srs_residency_kind::auto_select;
+    else if (v == "device") c.gpus.srs_residency = srs_residency_kind::device;
+    else if (v == "streamed") c.gpus.srs_residency = srs_residency_kind::streamed;
+    else r.fail("gpus", "srs_residency", n, "\"" + v + "\" is not one of auto, device, streamed");
+  }
 
   r.u32("scheduler", "max_batch_size", c.scheduler.max_batch_size, 1, 64);
   r.ms_integer("scheduler", "max_batch_wait_ms", c.scheduler.max_batch_wait);
@@ -433,7 +450,8 @@ std::string to_toml(const daemon_config& c) {
   o << "\n"
     << "devices = " << (c.gpus.devices.empty() ? quote("all") : list(c.gpus.devices, false)) << "\n"
     << "gpu_workers_per_device = " << c.gpus.gpu_workers_per_device << "\n"
-    << "gpu_threads = " << c.gpus.gpu_threads << "\n\n"
+    << "gpu_threads = " << c.gpus.gpu_threads << "\n"
+    << "srs_residency = " << quote(to_string(c.gpus.srs_residency)) << "\n\n"
     << "[scheduler]\n"
     << "max_batch_size = " << c.scheduler.max_batch_size << "\n"
     << "max_batch_wait_ms = " << c.scheduler.max_batch_wait.count() << "\n"

@@ -16,6 +16,9 @@
 namespace cuzk::server {
 
 enum class backend_kind { auto_select, cpu, cuda };
+// Where a CUDA device keeps the SRS bases: in device memory, or in pinned host memory streamed to
+// the device by every MSM; auto = in device memory when it holds them beside a partition.
+enum class srs_residency_kind { auto_select, device, streamed };
 enum class log_format { text, json };
 
 struct daemon_config {
@@ -39,6 +42,7 @@ struct daemon_config {
     std::vector<std::uint32_t> devices;  // empty = "all" (every visible device)
     std::uint32_t gpu_workers_per_device = 2;
     std::uint32_t gpu_threads = 0;       // 0 = all cores
+    srs_residency_kind srs_residency = srs_residency_kind::auto_select;
   } gpus;
   struct {
     std::uint32_t max_batch_size = 1;
@@ -76,6 +80,7 @@ engine::result<std::uint64_t> resolve_total_budget(const daemon_config& cfg);
 // decides at startup with choose_backend (gpu_workers.hpp), which also needs a device present.
 backend_kind resolve_backend(const daemon_config& cfg);
 std::string_view to_string(backend_kind b);
+std::string_view to_string(srs_residency_kind k);
 bool built_with_cuda();
 
 }  // namespace cuzk::server

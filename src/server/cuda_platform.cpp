@@ -26,7 +26,8 @@ class cuda_platform final : public gpu_platform {
     return n > 0 ? static_cast<unsigned>(n) : 0u;
   }
 
-  engine::result<gpu_device> open(std::uint32_t ordinal, unsigned workers, base::executor& cpu) override {
+  engine::result<gpu_device> open(std::uint32_t ordinal, unsigned workers, base::executor& cpu,
+                                  srs_residency_kind residency) override {
     // The NTT and MSM contexts select device 0 when they are made (ntt_cuda.cu, msm_cuda.cu), so a
     // backend on another device would run them on the wrong one: refused until they take the
     // calling thread's current device.
@@ -43,6 +44,9 @@ class cuda_platform final : public gpu_platform {
     o.device = static_cast<int>(ordinal);
     o.kernel_lock = d.kernel_lock;
     o.srs = std::make_shared<cuda::device_srs_cache>(1);
+    o.residency = residency == srs_residency_kind::device     ? cuda::srs_residency::device
+                  : residency == srs_residency_kind::streamed ? cuda::srs_residency::streamed
+                                                              : cuda::srs_residency::automatic;
     try {
       auto info = cuda::make_cuda_memory_info(o.device);
       o.arbiter = cuda::device_memory_arbiter::from_device(*info, o.arbiter_margin_bytes);

@@ -76,7 +76,7 @@ engine::result<backend_choice> choose_backend(const daemon_config& cfg, gpu_plat
   auto cpu = base::make_thread_pool_executor(cfg.gpus.gpu_threads);
   std::vector<gpu_device> devices;
   for (const auto o : ordinals) {
-    auto d = platform->open(o, cfg.gpus.gpu_workers_per_device, *cpu);
+    auto d = platform->open(o, cfg.gpus.gpu_workers_per_device, *cpu, cfg.gpus.srs_residency);
     if (!d) {
       return error{errc::failed_precondition, "[gpus] device " + std::to_string(o) + " (" +
                                                   std::string(platform->name()) + "): " + d.error().message};
@@ -85,7 +85,8 @@ engine::result<backend_choice> choose_backend(const daemon_config& cfg, gpu_plat
   }
   c.backend = backend_kind::cuda;
   c.note = "[gpus] backend = \"" + std::string(to_string(asked)) + "\": " + std::to_string(ordinals.size()) +
-           " device(s) x " + std::to_string(cfg.gpus.gpu_workers_per_device) + " worker(s)";
+           " device(s) x " + std::to_string(cfg.gpus.gpu_workers_per_device) + " worker(s), SRS residency " +
+           std::string(to_string(cfg.gpus.srs_residency));
   for (const auto& d : devices) c.note += "; device " + std::to_string(d.ordinal) + ": " + d.name;
   c.gpus = std::make_shared<gpu_workers>(std::move(cpu), std::move(devices));
   return c;

@@ -47,7 +47,9 @@ class gpu_platform {
   virtual unsigned device_count(std::string& why) = 0;
   // `workers` backends on device `ordinal` sharing one device-memory arbiter, one resident SRS
   // cache and one kernel-region lock; their CPU parts (the G2 MSM) run on `cpu`, which outlives them.
-  virtual engine::result<gpu_device> open(std::uint32_t ordinal, unsigned workers, base::executor& cpu) = 0;
+  // `residency`: where they keep the SRS bases ([gpus] srs_residency).
+  virtual engine::result<gpu_device> open(std::uint32_t ordinal, unsigned workers, base::executor& cpu,
+                                          srs_residency_kind residency) = 0;
 };
 
 // The CUDA platform; nullptr in a build without CUDA.

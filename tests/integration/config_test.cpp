@@ -49,6 +49,7 @@ backend = "cpu"
 devices = [0, 1]
 gpu_workers_per_device = 3
 gpu_threads = 16
+srs_residency = "streamed"
 [scheduler]
 max_batch_size = 1
 max_batch_wait_ms = 500
@@ -72,6 +73,7 @@ format = "json"
   EXPECT_EQ(c.memory.eviction_min_idle, 600s);
   EXPECT_EQ(c.gpus.backend, backend_kind::cpu);
   EXPECT_EQ(c.gpus.devices, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(c.gpus.srs_residency, srs_residency_kind::streamed);
   EXPECT_EQ(c.scheduler.max_batch_wait, 500ms);
   EXPECT_EQ(c.scheduler.result_retention, 3600s);
   EXPECT_EQ(c.synthesis.concurrency, 4u);
@@ -93,6 +95,9 @@ TEST(config, errors_name_the_key) {
   EXPECT_NE(error_of("[daemon]\nstatus_listen = \"unix:///x\"\n").find("[daemon] status_listen"), std::string::npos);
   EXPECT_NE(error_of("[gpus]\nbackend = \"opencl\"\n").find("[gpus] backend"), std::string::npos);
   EXPECT_NE(error_of("[gpus]\ndevices = [-1]\n").find("[gpus] devices"), std::string::npos);
+  EXPECT_NE(error_of("[gpus]\nsrs_residency = \"host\"\n").find(
+                "[gpus] srs_residency: \"host\" is not one of auto, device, streamed"),
+            std::string::npos);
   EXPECT_NE(error_of("[gpus]\ngpu_workers_per_device = 0\n").find("[gpus] gpu_workers_per_device: must be between"),
             std::string::npos);
   EXPECT_NE(error_of("[gpus]\ngpu_workers_per_device = 17\n").find("[gpus] gpu_workers_per_device: must be between"),
@@ -118,6 +123,14 @@ TEST(config, gpus_devices_all_or_a_list_and_workers_per_device) {
   EXPECT_EQ(all->gpus.gpu_workers_per_device, 3u);
   EXPECT_EQ(all->gpus.backend, backend_kind::auto_select);
   EXPECT_NE(to_toml(all.value()).find("devices = \"all\""), std::string::npos);
+  EXPECT_EQ(all->gpus.srs_residency, srs_residency_kind::auto_select);
+  EXPECT_NE(to_toml(all.value()).find("srs_residency = \"auto\""), std::string::npos);
+  for (const char* v : {"device", "streamed", "auto"}) {
+    auto r = parse_config(std::string("[gpus]\nsrs_residency = \"") + v + "\"\n", "t");
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(to_string(r->gpus.srs_residency), v);
+    EXPECT_NE(to_toml(r.value()).find(std::string("srs_residency = \"") + v + "\""), std::string::npos);
+  }
   auto listed = parse_config("[gpus]\ndevices = [1, 0]\nbackend = \"cpu\"\n", "t");
   ASSERT_TRUE(listed) << listed.error().message;
   EXPECT_EQ(listed->gpus.devices, (std::vector<std::uint32_t>{1, 0}));

@@ -99,9 +99,11 @@ class fake_platform final : public gpu_platform {
     if (devices_ == 0) why = "no fake device";
     return devices_;
   }
-  engine::result<gpu_device> open(std::uint32_t ordinal, unsigned workers, base::executor& cpu) override {
+  engine::result<gpu_device> open(std::uint32_t ordinal, unsigned workers, base::executor& cpu,
+                                  srs_residency_kind residency) override {
     if (ordinal == broken) return engine::error{engine::errc::internal, "context creation failed"};
     opened.push_back(ordinal);
+    residencies.push_back(residency);
     gpu_device d;
     d.ordinal = ordinal;
     d.name = "Fake GPU " + std::to_string(ordinal);
@@ -117,6 +119,7 @@ class fake_platform final : public gpu_platform {
     return d;
   }
   std::vector<std::uint32_t> opened;
+  std::vector<srs_residency_kind> residencies;
   std::uint32_t broken = ~0u;
 
  private:
@@ -207,6 +210,7 @@ TEST(gpu_workers, devices_are_checked_and_each_gets_its_workers) {
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->backend, backend_kind::cuda);
   EXPECT_EQ(p.opened, (std::vector<std::uint32_t>{2, 0}));
+  EXPECT_EQ(p.residencies, (std::vector<srs_residency_kind>(2, srs_residency_kind::auto_select)));
   ASSERT_EQ(c->gpus->size(), 6u);
   for (unsigned w = 0; w < 6; ++w) EXPECT_EQ(c->gpus->device_of(w), w < 3 ? 2u : 0u) << w;
   EXPECT_NE(c->gpus->backend(0), c->gpus->backend(1));

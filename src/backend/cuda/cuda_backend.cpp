@@ -1,6 +1,7 @@
 #include "backend/cuda/cuda_backend.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <stdexcept>
@@ -46,8 +47,18 @@ device_srs_cache::key srs_key_of(const groth16::parameters_view& p) {
   return k;
 }
 
-std::size_t srs_device_bytes(const groth16::parameters_view& p) {
-  return (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * g1_bytes + p.b_g2.size() * g2_bytes;
+// Device bytes of each query: H, L, A, B_G1, B_G2.
+std::array<std::size_t, 5> srs_query_bytes(const groth16::parameters_view& p) {
+  return {p.h.size() * g1_bytes, p.l.size() * g1_bytes, p.a.size() * g1_bytes, p.b_g1.size() * g1_bytes,
+          p.b_g2.size() * g2_bytes};
+}
+// The resident queries' bytes.
+std::size_t resident_bytes(const std::array<std::size_t, 5>& bytes, srs_placement s) {
+  const bool streamed[5] = {s.h, s.l, s.a, s.b_g1, s.b_g2};
+  std::size_t total = 0;
+  for (int q = 0; q < 5; ++q)
+    if (!streamed[q]) total += bytes[q];
+  return total;
 }
 
 // NTT twiddles w_N^x, x < N/2 (32 B each) plus the coset power tables (4 x 2^15 elements).
@@ -65,7 +76,9 @@ struct partition_sizes {
         n_b(s.b_input_density.count() + s.b_aux_density.count()),
         bc_len(std::max({m, n_a, n_b})) {}
   // w, a, b, c.
-  std::size_t buffer_bytes(const r1cs::r1cs_shape& s) const { return (s.num_aux + s.num_inputs + m + 2 * bc_len) * fr_bytes; }
+  std::size_t buffer_bytes(const r1cs::r1cs_shape& s) const {
+    return (s.num_aux + s.num_inputs + m + 2 * bc_len) * fr_bytes;
+  }
 };
 
 // Calls the streamed or the resident form of an MSM over one query (pinned: null when resident).
@@ -73,8 +86,10 @@ template <class Device, class Pinned, class Point>
 bool query_msm(g1_msm_context& msm, const Device& resident, const Pinned* pinned, bool mostly_binary,
                const device_fr_vector& scalars, std::size_t n, Point& out, std::string& error) {
   if (pinned)
-    return mostly_binary ? msm.msm_mostly_binary(*pinned, scalars, n, out, error) : msm.msm(*pinned, scalars, n, out, error);
-  return mostly_binary ? msm.msm_mostly_binary(resident, scalars, n, out, error) : msm.msm(resident, scalars, n, out, error);
+    return mostly_binary ? msm.msm_mostly_binary(*pinned, scalars, n, out, error)
+                         : msm.msm(*pinned, scalars, n, out, error);
+  return mostly_binary ? msm.msm_mostly_binary(resident, scalars, n, out, error)
+                       : msm.msm(resident, scalars, n, out, error);
 }
 
 }  // namespace
@@ -82,12 +97,11 @@ bool query_msm(g1_msm_context& msm, const Device& resident, const Pinned* pinned
 device_parameters pinned_copy(const device_parameters& params) {
   if (!params.srs) throw std::invalid_argument("pinned_copy: device parameters without bases");
   const resident_srs& from = *params.srs;
+  if (from.placement().any()) throw std::invalid_argument("pinned_copy: the parameters are already in host memory");
   auto srs = std::make_shared<resident_srs>();
   srs->arbiter = from.arbiter;
-  srs->pinned = std::make_unique<pinned_srs>();
-  pinned_srs& p = *srs->pinned;
+  pinned_srs& p = srs->pinned;
   std::string error;
-  if (from.pinned) throw std::invalid_argument("pinned_copy: the parameters are already in host memory");
   check(p.h.copy_from(from.h, error) && p.l.copy_from(from.l, error) && p.a.copy_from(from.a, error) &&
             p.b_g1.copy_from(from.b_g1, error) && p.b_g2.copy_from(from.b_g2, error),
         "copy SRS to pinned memory", error);
@@ -120,7 +134,7 @@ std::size_t g2_msm_scratch_estimate(std::size_t n) {
 // ---------------------------------------------------------------------------------------------
 std::shared_ptr<const resident_srs> device_srs_cache::get(const groth16::parameters_view& params,
                                                           const std::shared_ptr<device_memory_arbiter>& arbiter,
-                                                          std::chrono::milliseconds timeout, bool streamed) {
+                                                          std::chrono::milliseconds timeout, srs_placement streamed) {
   const key k = srs_key_of(params);
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
@@ -134,18 +148,17 @@ std::shared_ptr<const resident_srs> device_srs_cache::get(const groth16::paramet
   auto srs = std::make_shared<resident_srs>();
   srs->arbiter = arbiter;
   std::string error;
-  if (streamed) {
-    srs->pinned = std::make_unique<pinned_srs>();
-    pinned_srs& p = *srs->pinned;
-    check(p.h.upload(params.h, error) && p.l.upload(params.l, error) && p.a.upload(params.a, error) &&
-              p.b_g1.upload(params.b_g1, error) && p.b_g2.upload(params.b_g2, error),
-          "SRS copy to pinned host memory", error);
-  } else {
-    srs->memory = arbiter->reserve(srs_device_bytes(params), "resident SRS (H, L, A, B_G1, B_G2 bases)", timeout);
-    check(srs->h.upload(params.h, error) && srs->l.upload(params.l, error) && srs->a.upload(params.a, error) &&
-              srs->b_g1.upload(params.b_g1, error) && srs->b_g2.upload(params.b_g2, error),
-          "SRS upload", error);
-  }
+  srs->memory = arbiter->reserve(resident_bytes(srs_query_bytes(params), streamed),
+                                 "resident SRS (H, L, A, B_G1, B_G2 bases)", timeout);
+  // Each query to the device, or to pinned host memory when streamed.
+  auto put = [&](auto& device, auto& pinned, const auto& points, bool to_host) {
+    return to_host ? pinned.upload(points, error) : device.upload(points, error);
+  };
+  pinned_srs& p = srs->pinned;
+  check(put(srs->h, p.h, params.h, streamed.h) && put(srs->l, p.l, params.l, streamed.l) &&
+            put(srs->a, p.a, params.a, streamed.a) && put(srs->b_g1, p.b_g1, params.b_g1, streamed.b_g1) &&
+            put(srs->b_g2, p.b_g2, params.b_g2, streamed.b_g2),
+        "SRS upload", error);
   ++uploads_;
   entries_.emplace_front(k, srs);
   return srs;
@@ -154,6 +167,13 @@ std::shared_ptr<const resident_srs> device_srs_cache::get(const groth16::paramet
 std::size_t device_srs_cache::uploads() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return uploads_;
+}
+
+std::size_t device_srs_cache::reserved_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::size_t total = 0;
+  for (const auto& e : entries_) total += e.second->memory.bytes();
+  return total;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,30 +230,56 @@ void cuda_backend::ensure_ntt(unsigned log_n, std::size_t also_held) {
   if (!ntt_) fail("ntt_context::create", error);
 }
 
-std::size_t cuda_backend::msm_scratch_bytes(std::size_t n, std::size_t n_g2, bool streamed) const {
-  std::size_t chunk_buffers = 0;
-  if (streamed) {
-    const std::size_t chunk = msm_->options().stream_chunk_points;
-    const std::size_t c1 = std::min(n, chunk ? chunk : default_stream_chunk_g1);
-    const std::size_t c2 = std::min(n_g2, chunk ? chunk : default_stream_chunk_g2);
-    chunk_buffers = 2 * std::max(c1 * g1_bytes, c2 * g2_bytes);
-    n = c1, n_g2 = c2;
-  }
+std::size_t cuda_backend::msm_scratch_bytes(std::size_t n, std::size_t n_g2, std::size_t chunk_buffers) const {
   // Plus the 0/1 split of msm_mostly_binary (its own buffers): a code per position, the rest's
   // compact bases and scalars (at most n / 8: 96 + 32 B for G1, 192 + 32 B for G2) and the
-  // ones' partial sums.
+  // ones' partial sums; and the streamed MSMs' two chunk buffers.
   const std::size_t split = n + n / 8 * (96 + 32) + n_g2 / 8 * (192 + 32) + (std::size_t{64} << 20);
   return std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2)) + split + chunk_buffers;
 }
 
-std::size_t cuda_backend::working_set_bytes(const r1cs::r1cs_shape& shape, bool streamed) const {
+cuda_backend::msm_needs cuda_backend::msm_sizes(const r1cs::r1cs_shape& shape, srs_placement streamed) const {
   const partition_sizes z(shape);
-  return device_shape::device_bytes_for(shape) + ntt_bytes(static_cast<unsigned>(std::countr_zero(z.m))) +
-         msm_scratch_bytes(std::max({z.m, shape.num_aux, z.n_a, z.n_b}), z.n_b, streamed) + z.buffer_bytes(shape);
+  const std::size_t chunk = msm_->options().stream_chunk_points;
+  const std::size_t c1 = chunk ? chunk : default_stream_chunk_g1, c2 = chunk ? chunk : default_stream_chunk_g2;
+  // A streamed query's MSMs are at most one chunk long; the two chunk buffers hold the largest.
+  msm_needs r;
+  auto g1 = [&](std::size_t n, bool s) {
+    if (s) r.chunk_buffers = std::max(r.chunk_buffers, 2 * std::min(n, c1) * g1_bytes);
+    r.n_g1 = std::max(r.n_g1, s ? std::min(n, c1) : n);
+  };
+  g1(z.m, streamed.h), g1(shape.num_aux, streamed.l), g1(z.n_a, streamed.a), g1(z.n_b, streamed.b_g1);
+  r.n_g2 = streamed.b_g2 ? std::min(z.n_b, c2) : z.n_b;
+  if (streamed.b_g2) r.chunk_buffers = std::max(r.chunk_buffers, 2 * r.n_g2 * g2_bytes);
+  return r;
 }
 
-void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std::size_t n_g2, bool streamed) {
-  const std::size_t bytes = msm_scratch_bytes(n, n_g2, streamed);
+std::size_t cuda_backend::working_set_bytes(const r1cs::r1cs_shape& shape, srs_placement streamed) const {
+  const partition_sizes z(shape);
+  const msm_needs k = msm_sizes(shape, streamed);
+  return device_shape::device_bytes_for(shape) + ntt_bytes(static_cast<unsigned>(std::countr_zero(z.m))) +
+         msm_scratch_bytes(k.n_g1, k.n_g2, k.chunk_buffers) + z.buffer_bytes(shape);
+}
+
+srs_placement cuda_backend::place(const r1cs::r1cs_shape& shape, const std::array<std::size_t, 5>& srs_bytes) const {
+  if (opt_.residency == srs_residency::device) return {};
+  srs_placement p = srs_placement::all_streamed();
+  if (opt_.residency == srs_residency::streamed) return p;
+  // Automatic: make queries resident, largest first (H, L and A cost about the same per streamed
+  // byte), while the resident ones and the working set for that placement fit the capacity.
+  bool srs_placement::*order[] = {&srs_placement::h, &srs_placement::l, &srs_placement::a, &srs_placement::b_g2,
+                                  &srs_placement::b_g1};
+  for (bool srs_placement::*q : order) {
+    srs_placement tried = p;
+    tried.*q = false;
+    if (resident_bytes(srs_bytes, tried) + working_set_bytes(shape, tried) <= arbiter_->capacity()) p = tried;
+  }
+  return p;
+}
+
+void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std::size_t n_g2,
+                                      std::size_t chunk_buffers) {
+  const std::size_t bytes = msm_scratch_bytes(n, n_g2, chunk_buffers);
   if (bytes <= msm_memory_.bytes()) return;
   msm_memory_.release();
   msm_memory_ = reserve(bytes, "MSM scratch", also_held);
@@ -274,16 +320,13 @@ groth16::proof cuda_backend::prove_partition(const groth16::parameters_view& par
   const auto t_start = clock_type::now();
   groth16::check_parameters(params, shape);
   select_device();
-  const bool streamed =
-      opt_.residency == srs_residency::streamed ||
-      (opt_.residency == srs_residency::automatic &&
-       srs_device_bytes(params) + working_set_bytes(shape, false) > arbiter_->capacity());
-  // A partition that cannot fit even with the SRS streamed fails here, before anything is reserved
-  // or copied (the resident case fails the same way in the SRS reservation).
-  if (streamed && working_set_bytes(shape, true) > arbiter_->capacity())
+  const srs_placement streamed = place(shape, srs_query_bytes(params));
+  // A partition that cannot fit even with the whole SRS streamed fails here, before anything is
+  // reserved or copied (the resident case fails the same way in the SRS reservation).
+  if (streamed == srs_placement::all_streamed() && working_set_bytes(shape, streamed) > arbiter_->capacity())
     throw device_memory_error(device_memory_error::kind::impossible,
                               "cuda_backend: a partition of this shape needs " +
-                                  format_bytes(working_set_bytes(shape, true)) +
+                                  format_bytes(working_set_bytes(shape, streamed)) +
                                   " of device memory with the SRS streamed; the device has " +
                                   format_bytes(arbiter_->capacity()));
   const std::shared_ptr<const resident_srs> srs = srs_->get(params, arbiter_, opt_.reserve_timeout, streamed);
@@ -328,7 +371,7 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
     throw std::invalid_argument("cuda_backend::prove_partition: witness sizes do not match the shape");
   const std::size_t na = shape.num_aux;
   const resident_srs* srs = &srs_ref;
-  const pinned_srs* pinned = srs->pinned.get();  // null: the bases are resident
+  const srs_placement streamed = srs->placement();
   const partition_sizes z(shape);
   const std::size_t m = srs->sizes().h + 1;
   if (m != z.m) throw std::invalid_argument("cuda_backend::prove_partition: H query does not match the domain");
@@ -336,7 +379,8 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   std::string error;
   const device_shape& dshape = resident_shape(shape, srs->memory.bytes());
   ensure_ntt(static_cast<unsigned>(std::countr_zero(m)), srs->memory.bytes());
-  ensure_msm_scratch(std::max({m, na, z.n_a, z.n_b}), srs->memory.bytes(), z.n_b, pinned != nullptr);
+  const msm_needs k = msm_sizes(shape, streamed);
+  ensure_msm_scratch(k.n_g1, srs->memory.bytes(), k.n_g2, k.chunk_buffers);
 
   // Per-proof buffers, kept by the backend: w; a, b, c (b and c later hold the A and B scalars,
   // so each is sized for the largest of the three uses; when that exceeds m, SpMV's resize to m
@@ -366,7 +410,8 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   // 3. MSMs over the resident bases (or the pinned ones, streamed).
   ec::g1_jacobian h_sum, l_sum, a_sum, b1_sum;
   ec::g2_jacobian b2_sum;
-  auto pin = [&](auto pinned_srs::*query) { return pinned ? &(pinned->*query) : nullptr; };
+  // A query's pinned bases when it is streamed, else null.
+  auto pin = [&](auto pinned_srs::*query) { return (srs->pinned.*query).size() ? &(srs->pinned.*query) : nullptr; };
   t0 = clock_type::now();
   check(query_msm(*msm_, srs->h, pin(&pinned_srs::h), false, a, m - 1, h_sum, error), "H MSM", error);
   t.msm_h = seconds_since(t0);
@@ -421,8 +466,9 @@ void cuda_backend::evaluate_abc(const r1cs::r1cs_shape& shape, std::span<const f
     throw std::invalid_argument("cuda_backend::evaluate_abc: buffer sizes");
   if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux)
     throw std::invalid_argument("cuda_backend::evaluate_abc: witness sizes do not match the shape");
-  const device_shape& dshape = resident_shape(shape);
-  const auto buffers = reserve((inputs.size() + aux.size() + 3 * m) * fr_bytes, "evaluate_abc buffers");
+  const std::size_t srs_held = srs_->reserved_bytes();  // the lower operations wait for none of it
+  const device_shape& dshape = resident_shape(shape, srs_held);
+  const auto buffers = reserve((inputs.size() + aux.size() + 3 * m) * fr_bytes, "evaluate_abc buffers", srs_held);
   device_fr_vector w, da, db, dc;
   std::string error;
   check(dc.resize(m, error) && spmv_->upload_witness(dshape, inputs, aux, w, &dc, error) &&
@@ -436,8 +482,9 @@ void cuda_backend::compute_h(std::span<fr> a, std::span<fr> b, std::span<fr> c) 
   const std::size_t n = a.size();
   if (!std::has_single_bit(n) || b.size() != n || c.size() != n)
     throw std::invalid_argument("cuda_backend::compute_h: sizes must be one power of two");
-  ensure_ntt(static_cast<unsigned>(std::countr_zero(n)));
-  const auto buffers = reserve(3 * n * fr_bytes, "compute_h buffers");
+  const std::size_t srs_held = srs_->reserved_bytes();
+  ensure_ntt(static_cast<unsigned>(std::countr_zero(n)), srs_held);
+  const auto buffers = reserve(3 * n * fr_bytes, "compute_h buffers", srs_held);
   device_fr_vector da, db, dc;
   std::string error;
   check(da.upload(a, error) && db.upload(b, error) && dc.upload(c, error) && ntt_->compute_h(da, db, dc, error) &&
@@ -450,8 +497,9 @@ ec::g1_jacobian cuda_backend::msm_g1(std::span<const ec::g1_affine> bases, std::
   if (bases.size() < scalars.size()) throw std::invalid_argument("cuda_backend::msm_g1: fewer bases than scalars");
   ec::g1_jacobian out = ec::g1_jacobian::identity();
   if (scalars.empty()) return out;
-  ensure_msm_scratch(scalars.size());
-  const auto buffers = reserve(scalars.size() * g1_bytes, "msm_g1 bases");
+  const std::size_t srs_held = srs_->reserved_bytes();
+  ensure_msm_scratch(scalars.size(), srs_held);
+  const auto buffers = reserve(scalars.size() * g1_bytes, "msm_g1 bases", srs_held);
   g1_device_bases d;
   std::string error;
   check(d.upload(bases.first(scalars.size()), error) && msm_->msm(d, scalars, out, error), "msm_g1", error);
@@ -465,8 +513,9 @@ ec::g1_jacobian cuda_backend::msm_g1(std::span<const ec::g1_affine> bases, const
     throw std::invalid_argument("cuda_backend::msm_g1: density, bases and scalars disagree");
   ec::g1_jacobian out = ec::g1_jacobian::identity();
   if (density.count() == 0) return out;
-  ensure_msm_scratch(density.count());
-  const auto buffers = reserve(density.count() * g1_bytes, "msm_g1 bases");
+  const std::size_t srs_held = srs_->reserved_bytes();
+  ensure_msm_scratch(density.count(), srs_held);
+  const auto buffers = reserve(density.count() * g1_bytes, "msm_g1 bases", srs_held);
   g1_device_bases d;
   std::string error;
   check(d.upload(bases.first(density.count()), error) && msm_->msm(d, density, scalars, out, error), "msm_g1", error);

@@ -62,22 +62,35 @@ struct pinned_srs {
   g2_pinned_bases b_g2;
 };
 
-// H, L, A, B_G1 and B_G2 bases of one parameters object in device memory, with their reservation
-// (declared first: destroyed last, after the bases are freed) and its arbiter; or, when the SRS is
-// streamed (srs_residency), `pinned` set, the device bases empty and nothing reserved.
+// Which queries of an SRS are streamed from pinned host memory; the others are resident.
+struct srs_placement {
+  bool h = false, l = false, a = false, b_g1 = false, b_g2 = false;
+  static constexpr srs_placement all_streamed() { return {true, true, true, true, true}; }
+  bool any() const { return h || l || a || b_g1 || b_g2; }
+  bool operator==(const srs_placement&) const = default;
+};
+
+// H, L, A, B_G1 and B_G2 bases of one parameters object: each query either resident in device
+// memory (covered by `memory`, declared first: released last, after the bases are freed) or, when
+// streamed (srs_placement), in `pinned` with its device bases empty.
 struct resident_srs {
   std::shared_ptr<device_memory_arbiter> arbiter;
   device_memory_arbiter::reservation memory;
   g1_device_bases h, l, a, b_g1;
   g2_device_bases b_g2;
-  std::unique_ptr<pinned_srs> pinned;
+  pinned_srs pinned;  // the streamed queries (empty for resident ones)
 
   struct counts {
     std::size_t h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
   };
   counts sizes() const {
-    if (pinned) return {pinned->h.size(), pinned->l.size(), pinned->a.size(), pinned->b_g1.size(), pinned->b_g2.size()};
-    return {h.size(), l.size(), a.size(), b_g1.size(), b_g2.size()};
+    return {std::max(h.size(), pinned.h.size()), std::max(l.size(), pinned.l.size()),
+            std::max(a.size(), pinned.a.size()), std::max(b_g1.size(), pinned.b_g1.size()),
+            std::max(b_g2.size(), pinned.b_g2.size())};
+  }
+  srs_placement placement() const {
+    return {pinned.h.size() > 0, pinned.l.size() > 0, pinned.a.size() > 0, pinned.b_g1.size() > 0,
+            pinned.b_g2.size() > 0};
   }
 };
 
@@ -100,12 +113,13 @@ class device_srs_cache {
   explicit device_srs_cache(std::size_t max_entries = 1) : max_entries_(max_entries) {}
   // The resident bases of `params`, uploaded on a miss (reserving their bytes on `arbiter`
   // first; share a cache only between backends that share an arbiter).
-  // With `streamed`, a miss converts them into pinned host memory instead (nothing reserved); a
+  // The queries `streamed` names are converted into pinned host memory instead (not reserved); a
   // hit returns the entry as it was made.
   std::shared_ptr<const resident_srs> get(const groth16::parameters_view& params,
                                           const std::shared_ptr<device_memory_arbiter>& arbiter,
-                                          std::chrono::milliseconds timeout, bool streamed = false);
-  std::size_t uploads() const;  // misses so far (tests check reuse)
+                                          std::chrono::milliseconds timeout, srs_placement streamed = {});
+  std::size_t uploads() const;         // misses so far (tests check reuse)
+  std::size_t reserved_bytes() const;  // device bytes the entries hold (their resident queries)
 
   struct key {
     const void* data[4] = {};
@@ -127,7 +141,8 @@ class device_srs_cache {
 enum class srs_residency : uint8_t {
   device,     // resident in device memory (a device that cannot hold them fails the proof)
   streamed,   // pinned host memory, streamed to the device by each MSM
-  automatic,  // resident when the SRS and one partition's working set fit the arbiter's capacity
+  automatic,  // as many queries resident as fit beside one partition's working set (H, L, A, B_G2,
+              // B_G1 in that order), the rest streamed
 };
 
 struct cuda_backend_options {
@@ -185,8 +200,12 @@ class cuda_backend final : public groth16::prover_backend {
                          std::span<const fr> scalars) override;
 
   // Device bytes one partition of `shape` reserves beside the SRS (shape, twiddles, MSM scratch,
-  // per-proof buffers; with `streamed`, the scratch of chunk-sized MSMs and the chunk buffers).
-  std::size_t working_set_bytes(const r1cs::r1cs_shape& shape, bool streamed) const;
+  // per-proof buffers) when the queries of `streamed` are streamed (their MSMs then need scratch
+  // for one chunk, plus the two chunk buffers).
+  std::size_t working_set_bytes(const r1cs::r1cs_shape& shape, srs_placement streamed) const;
+  // Where this backend's residency puts an SRS of `srs_bytes` (device bytes of each query:
+  // H, L, A, B_G1, B_G2) for `shape`.
+  srs_placement place(const r1cs::r1cs_shape& shape, const std::array<std::size_t, 5>& srs_bytes) const;
 
   device_memory_arbiter& arbiter() { return *arbiter_; }
   kernel_region_lock& kernel_lock() { return *kernel_lock_; }
@@ -205,13 +224,21 @@ class cuda_backend final : public groth16::prover_backend {
   void ensure_buffers(std::size_t bytes, std::size_t also_held);
   const device_shape& resident_shape(const r1cs::r1cs_shape& shape, std::size_t also_held = 0);
   void ensure_ntt(unsigned log_n, std::size_t also_held = 0);
-  // Scratch for G1 MSMs of up to n scalars and G2 MSMs of up to n_g2 (one context serves both);
-  // streamed: for MSMs of at most one chunk, plus the two chunk buffers.
-  void ensure_msm_scratch(std::size_t n, std::size_t also_held = 0, std::size_t n_g2 = 0, bool streamed = false);
-  std::size_t msm_scratch_bytes(std::size_t n, std::size_t n_g2, bool streamed) const;
+  // Scratch for G1 MSMs of up to n scalars and G2 MSMs of up to n_g2 (one context serves both),
+  // plus the streamed MSMs' chunk buffers (bytes).
+  void ensure_msm_scratch(std::size_t n, std::size_t also_held = 0, std::size_t n_g2 = 0,
+                          std::size_t chunk_buffers = 0);
+  std::size_t msm_scratch_bytes(std::size_t n, std::size_t n_g2, std::size_t chunk_buffers) const;
+  // The largest G1 and G2 MSMs of a partition when the `streamed` queries run in chunks, and the
+  // bytes of the two chunk buffers.
+  struct msm_needs {
+    std::size_t n_g1 = 0, n_g2 = 0, chunk_buffers = 0;
+  };
+  msm_needs msm_sizes(const r1cs::r1cs_shape& shape, srs_placement streamed) const;
   // Reserves on the arbiter, telling it what this backend already holds (its resident shape,
-  // twiddles and MSM scratch plus `also_held`, e.g. the SRS it proves with), so that a request
-  // that could never fit beside them fails at once instead of waiting for the timeout.
+  // twiddles and MSM scratch plus `also_held`, e.g. the SRS it proves with; the lower operations
+  // pass the SRS cache's bytes, which waiting cannot free either), so that a request that could
+  // never fit beside them fails at once instead of waiting for the timeout.
   device_memory_arbiter::reservation reserve(std::size_t bytes, const char* what, std::size_t also_held = 0);
 
   // Each reservation is declared before what it covers, so it is released after the memory is

@@ -21,7 +21,7 @@
 // cuda_prove_bench pack [reps (3)] [log2 n (27)]: the host witness encode alone (no GPU needed).
 //
 // Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N] [mix=pessimistic]
-// [srs=streamed]): a satisfiable
+// [srs=streamed] [device_gib=N]): a satisfiable
 // PoRep-like circuit of the same sizes and densities (porep_like_circuit.hpp), parameters from
 // the device setup generator (setup_cuda.hpp; its stage times and the prediction from operation
 // counts are printed), a cold and `reps` warm proofs with per-stage timings, every proof checked
@@ -32,6 +32,8 @@
 // mix=pessimistic: aux 45% zero / 45% one / 10% other instead of the measured PoRep mix.
 // srs=streamed: the generated bases are moved to pinned host memory and every MSM streams them in
 // chunks (the path of a device that cannot hold the SRS beside a partition's working set).
+// device_gib=N: the parameters are copied back to the host and the backends see an N GiB device
+// (arbiter capacity N - 2 GiB) with automatic residency: the queries that do not fit stream.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -290,7 +292,7 @@ std::string device_used() {
 
 // Real parameters: device setup, proofs checked by the verifier; then optionally two workers.
 void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::witness_mix& mix, bool streamed,
-                cuzk::base::executor& ex) {
+                unsigned device_gib, cuzk::base::executor& ex) {
   const std::size_t m = std::size_t{1} << log_m;
   std::printf("\n== 2^%u domain (PoRep-like, satisfiable, real parameters; aux %.2f%% zero, %.2f%% one, %.2f%% "
               "other) ==\n",
@@ -338,20 +340,37 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
               g1_points, n_b, products / 1.77e10, products, st.h + st.l + st.a + st.b_g1 + st.b_g2,
               cuda::format_bytes(dp.srs->memory.bytes()).c_str(), host_peak_gb());
 
+  // device_gib: the parameters go back to the host (as if read from files) and the backends get an
+  // arbiter of that many GiB less the 2 GiB margin, with automatic residency: the SRS queries
+  // that do not fit beside the working set are streamed (a smaller card's path on this device).
+  groth16::parameters host_params;
+  if (device_gib) {
+    t0 = clock_type::now();
+    host_params = cuda::download_parameters(dp);
+    dp = {};
+    arbiter = std::make_shared<cuda::device_memory_arbiter>((std::size_t{device_gib} - 2) << 30);
+    std::printf("  parameters on the host in %.1f s; arbiter capacity now %s (a %u GiB device)\n", seconds_since(t0),
+                cuda::format_bytes(arbiter->capacity()).c_str(), device_gib);
+  }
   cuda::cuda_backend_options o;
   o.arbiter = arbiter;
   o.kernel_lock = std::make_shared<cuda::kernel_region_lock>();
   o.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
   o.reserve_timeout = std::chrono::seconds(60);  // report a memory shortfall instead of waiting 10 min
-  o.residency = streamed ? cuda::srs_residency::streamed : cuda::srs_residency::device;
+  o.residency = streamed     ? cuda::srs_residency::streamed
+                : device_gib ? cuda::srs_residency::automatic
+                             : cuda::srs_residency::device;
   auto gpu = cuda::cuda_backend::create(ex, o, error);
   if (!gpu) die(error);
-  const auto pvk = groth16::prepare_verifying_key(dp.vk);
+  const groth16::verifying_key& vk = device_gib ? host_params.vk : dp.vk;
+  const auto pvk = groth16::prepare_verifying_key(vk);
   const std::vector<fr> pub(circ.inputs.begin() + 1, circ.inputs.end());
   unsigned valid = 0, proofs = 0;
   auto prove_one = [&](cuda::cuda_backend& b, uint64_t i, groth16::prove_timings& t) {
     const fr r = fr::from_u64(1000 + i), sv = fr::from_u64(7000 + i);
-    const groth16::proof pr = b.prove_partition(dp, s, circ.inputs, circ.aux, r, sv, &t);
+    const groth16::proof pr =
+        device_gib ? b.prove_partition(groth16::parameters_view::of(host_params), s, circ.inputs, circ.aux, r, sv, &t)
+                   : b.prove_partition(dp, s, circ.inputs, circ.aux, r, sv, &t);
     return groth16::verify(pvk, pr, pub) == groth16::verify_result::valid;
   };
   groth16::prove_timings t, best;
@@ -408,7 +427,7 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
               partitions, all, all / partitions, ok_count.load(), failures.load());
   std::printf("  reserved %s of %s (SRS %s); device used %s; host peak %.1f GB\n",
               cuda::format_bytes(arbiter->in_use()).c_str(), cuda::format_bytes(arbiter->capacity()).c_str(),
-              cuda::format_bytes(dp.srs->memory.bytes()).c_str(), device_used().c_str(), host_peak_gb());
+              cuda::format_bytes(dp.srs ? dp.srs->memory.bytes() : 0).c_str(), device_used().c_str(), host_peak_gb());
 }
 
 // Host witness encode alone (no GPU): a PoRep-mix witness of 2^log_n values packed chunk by
@@ -483,12 +502,14 @@ int main(int argc, char** argv) {
     unsigned reps = 3, partitions = 0;
     cuda::witness_mix mix = cuda::witness_mix::porep_measured();
     bool streamed = false;
+    unsigned device_gib = 0;
     std::vector<unsigned> logs;
     for (int i = 2; i < argc; ++i) {
       const std::string a = argv[i];
       if (a.rfind("workers=", 0) == 0) partitions = static_cast<unsigned>(std::atoi(a.c_str() + 8));
       else if (a == "mix=pessimistic") mix = cuda::witness_mix::pessimistic();
       else if (a == "srs=streamed") streamed = true;
+      else if (a.rfind("device_gib=", 0) == 0) device_gib = static_cast<unsigned>(std::atoi(a.c_str() + 11));
       else if (i == 2) reps = static_cast<unsigned>(std::max(1, std::atoi(a.c_str())));
       else logs.push_back(static_cast<unsigned>(std::atoi(a.c_str())));
     }
@@ -496,7 +517,7 @@ int main(int argc, char** argv) {
     auto ex = print_machine_and_make_executor();
     for (std::size_t i = 0; i < logs.size(); ++i) {
       try {
-        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, mix, streamed, *ex);
+        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, mix, streamed, device_gib, *ex);
       } catch (const std::exception& e) {
         std::printf("  FAILED at 2^%u: %s\n", logs[i], e.what());
         std::fflush(stdout);

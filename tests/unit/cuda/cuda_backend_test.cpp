@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <functional>
 #include <random>
@@ -244,8 +245,10 @@ TEST(CudaBackend, LowerOperationsMatchCpu) {
 }
 
 // --- prove_partition -------------------------------------------------------------------------------
+// with_ops: also prove_with_ops over the device's lower operations (they need room for their own
+// buffers beside the cached SRS, which a tight arbiter does not have).
 void expect_same_proofs(cuda_backend& gpu, const parameters& p, const r1cs::r1cs_shape& s, const witness& w,
-                        std::mt19937_64& rng, bool verify) {
+                        std::mt19937_64& rng, bool verify, bool with_ops = true) {
   backend::cpu::cpu_backend cpu(cpu_pool());
   const fr r = fr::random(rng), sv = fr::random(rng);
   const parameters_view pv = parameters_view::of(p);
@@ -255,8 +258,10 @@ void expect_same_proofs(cuda_backend& gpu, const parameters& p, const r1cs::r1cs
   EXPECT_EQ(groth16::encode_proof(got), groth16::encode_proof(want));
   EXPECT_GT(t.total, 0.0);
   EXPECT_GT(t.msm_b_g2, 0.0);
-  const groth16::proof ops = groth16::prove_with_ops(gpu, pv, s, w.inputs, w.aux, r, sv);
-  EXPECT_EQ(groth16::encode_proof(ops), groth16::encode_proof(want));
+  if (with_ops) {
+    const groth16::proof ops = groth16::prove_with_ops(gpu, pv, s, w.inputs, w.aux, r, sv);
+    EXPECT_EQ(groth16::encode_proof(ops), groth16::encode_proof(want));
+  }
   if (verify) {
     const std::vector<fr> pub(w.inputs.begin() + 1, w.inputs.end());
     EXPECT_EQ(groth16::verify(groth16::prepare_verifying_key(p.vk), got, pub), groth16::verify_result::valid);
@@ -378,23 +383,46 @@ TEST(CudaBackend, StreamedSrsSameBytesAsCpu) {
     for (int proof = 0; proof < 2; ++proof) expect_same_proofs(*gpu, p, s, random_witness(rng, s), rng, false);
     // Nothing of the SRS is reserved on the device: only the working set of chunk-sized MSMs
     // (buffers and scratch are kept from the larger first shape).
-    bound = std::max(bound, gpu->working_set_bytes(s, true));
+    bound = std::max(bound, gpu->working_set_bytes(s, srs_placement::all_streamed()));
     EXPECT_LE(gpu->arbiter().in_use(), bound);
   }
 
-  // Automatic: an arbiter with room for the streamed working set but not for the SRS beside the
-  // resident one streams (the resident path would fail as impossible).
+  // Automatic: an arbiter one byte short of the SRS resident beside the working set keeps some
+  // queries resident and streams the others (the resident path would fail as impossible); with
+  // room for it all, nothing streams; with room for the working set alone, everything does.
   const r1cs::r1cs_shape s = random_shape(rng, specs[0]);
   const parameters p = random_parameters(rng, s);
-  const std::size_t srs_bytes = (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * 96 + p.b_g2.size() * 192;
-  auto probe = make_gpu();
+  const std::array<std::size_t, 5> bytes = {p.h.size() * 96, p.l.size() * 96, p.a.size() * 96, p.b_g1.size() * 96,
+                                            p.b_g2.size() * 192};
+  const std::size_t srs_bytes = bytes[0] + bytes[1] + bytes[2] + bytes[3] + bytes[4];
+  cuda_backend_options chunked;
+  chunked.stream_chunk_points = 1000;
+  auto probe = make_gpu(chunked);
   ASSERT_TRUE(probe);
-  ASSERT_LT(probe->working_set_bytes(s, true), probe->working_set_bytes(s, false) + srs_bytes);
-  cuda_backend_options tight;
-  tight.arbiter = std::make_shared<device_memory_arbiter>(probe->working_set_bytes(s, false) + srs_bytes - 1);
-  auto automatic = make_gpu(tight);
-  ASSERT_TRUE(automatic);
-  expect_same_proofs(*automatic, p, s, random_witness(rng, s), rng, false);
+  const std::size_t resident_need = probe->working_set_bytes(s, {}) + srs_bytes;
+  for (std::size_t capacity : {resident_need - 1, resident_need,
+                               probe->working_set_bytes(s, srs_placement::all_streamed())}) {
+    cuda_backend_options tight = chunked;
+    tight.arbiter = std::make_shared<device_memory_arbiter>(capacity);
+    auto automatic = make_gpu(tight);
+    ASSERT_TRUE(automatic);
+    const srs_placement where = automatic->place(s, bytes);
+    if (capacity == resident_need) EXPECT_FALSE(where.any());
+    else if (capacity == resident_need - 1) EXPECT_TRUE(where.any() && !(where == srs_placement::all_streamed()));
+    else EXPECT_TRUE(where == srs_placement::all_streamed());
+    SCOPED_TRACE("capacity " + std::to_string(capacity) + ", streamed H L A B_G1 B_G2: " + std::to_string(where.h) +
+                 std::to_string(where.l) + std::to_string(where.a) + std::to_string(where.b_g1) +
+                 std::to_string(where.b_g2));
+    expect_same_proofs(*automatic, p, s, random_witness(rng, s), rng, false, false);
+    // The lower operations count the cached SRS as held: where it leaves no room they fail at
+    // once instead of waiting for memory that only their own cache holds.
+    if (capacity == resident_need - 1) {
+      const witness w = random_witness(rng, s);
+      EXPECT_THROW((void)groth16::prove_with_ops(*automatic, parameters_view::of(p), s, w.inputs, w.aux, fr::one(),
+                                                 fr::one()),
+                   device_memory_error);
+    }
+  }
 }
 
 TEST(CudaBackend, ImpossibleReservationFailsAtOnce) {
