@@ -17,9 +17,9 @@
 // in a device_srs_cache (shareable by the workers of one device), keyed by the parameters'
 // identity (span addresses and sizes, plus the first and last point of each G1 span as a guard
 // against a new parameters object at a freed one's addresses). A device that cannot hold them
-// beside a partition's working set keeps them in pinned host memory instead, and every MSM
-// streams its query in chunks (srs_residency; docs/gpu.md "Streamed SRS"). The shape's matrices are kept per backend,
-// keyed the same way (address, counts, hash, sampled entries).
+// beside a partition's working set keeps some or all in pinned host memory instead, and every MSM
+// over those streams its query in chunks (srs_residency; docs/gpu.md "Streamed SRS"). The shape's
+// matrices are kept per backend, keyed the same way (address, counts, hash, sampled entries).
 //
 // Workers: several backends may share one device (options: arbiter, srs cache, kernel lock); the
 // kernel lock is held only around the kernel regions, so one worker prepares while another's
