@@ -204,7 +204,6 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
   if (!b->msm_) return nullptr;
   g1_msm_options mo = b->msm_->options();
   mo.stream_chunk_points = options.stream_chunk_points;
-  mo.stream_binary_mapped = options.stream_binary_mapped;
   if (!b->msm_->set_options(mo, error)) return nullptr;
   return b;
 }

@@ -163,10 +163,8 @@ struct cuda_backend_options {
   // Null: a private cache of one entry. Give one only together with `arbiter`.
   std::shared_ptr<device_srs_cache> srs;
   srs_residency residency = srs_residency::automatic;
-  // Streamed SRS: points per chunk (0: default_stream_chunk_g1 / _g2 of msm_cuda.hpp), and
-  // whether the 0/1-split MSMs read the pinned bases in place instead (g1_msm_options).
+  // Streamed SRS: points per chunk (0: default_stream_chunk_g1 / _g2 of msm_cuda.hpp).
   std::size_t stream_chunk_points = 0;
-  bool stream_binary_mapped = false;
   // How long a reservation may wait for other workers' memory.
   std::chrono::milliseconds reserve_timeout{std::chrono::minutes(10)};
 };

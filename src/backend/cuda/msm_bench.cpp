@@ -228,18 +228,7 @@ bool run_streamed(cuda::g1_msm_context& ctx, const cuda::g1_device_bases& bases,
               "%.1f GB/s of bases)  %s\n",
               max_log, resident, streamed, ctx.profile().stream_chunks, ctx.profile().stream_wait_ms,
               static_cast<double>(n) * 96 / (streamed * 1e6), good ? "OK" : "MISMATCH");
-  // The same with the split reading the mapped pinned bases in place (only non-zero scalars' bases).
-  cuda::g1_msm_options o;
-  o.stream_binary_mapped = true;
-  if (!ctx.set_options(o, error)) die(error);
-  const double mapped = median_ms([&] {
-    if (!ctx.msm_mostly_binary(pinned, d_mix, n, out, error)) die(error);
-  });
-  const bool mapped_good = out.to_affine() == want && ctx.profile().binary_split;
-  std::printf("streamed binary 2^%u, bases read in place: %.3f ms (%.1f GB/s of non-zero scalars' bases)  %s\n",
-              max_log, mapped, static_cast<double>(n) * 0.486 * 96 / (mapped * 1e6), mapped_good ? "OK" : "MISMATCH");
-  if (!ctx.set_options({}, error)) die(error);
-  return all_good && good && mapped_good;
+  return all_good && good;
 }
 
 int run_g2(unsigned max_log, unsigned min_log, bool binary_only) {

@@ -499,9 +499,8 @@ bool pinned_bases<Host, Device>::allocate(std::size_t n, std::string& error) {
   ptr_ = nullptr;
   n_ = 0;
   if (n == 0) return true;
-  // Mapped too: the 0/1 split may read the bases in place over PCIe (stream_binary_mapped).
-  if (!ok(cudaHostAlloc(&ptr_, n * 2 * sizeof(Host::x), cudaHostAllocPortable | cudaHostAllocMapped),
-          "cudaHostAlloc (pinned bases)", error)) {
+  if (!ok(cudaHostAlloc(&ptr_, n * 2 * sizeof(Host::x), cudaHostAllocPortable), "cudaHostAlloc (pinned bases)",
+          error)) {
     ptr_ = nullptr;
     return false;
   }
@@ -635,11 +634,7 @@ struct g1_msm_context::impl {
   }
   // The 0/1 split over raw device arrays (sizes checked by the caller).
   template <class C, class Point>
-  // declined (optional): set instead of running the plain MSM when the scalars are not mostly 0/1
-  // (the streamed path then uses chunks: a plain MSM over mapped host bases would read each base
-  // once per window over PCIe).
-  bool msm_binary(const typename C::affine* b, const ff::fr* scalars, std::size_t n, Point& out, std::string& error,
-                  bool* declined = nullptr);
+  bool msm_binary(const typename C::affine* b, const ff::fr* scalars, std::size_t n, Point& out, std::string& error);
   template <class C, class Bases, class Point>
   bool msm_binary_checked(const Bases& bases, const device_fr_vector& scalars, std::size_t n, Point& out,
                           std::string& error) {
@@ -1067,18 +1062,12 @@ bool g1_msm_context::impl::msm_density(const Bases& bases, const base::density_b
 // parts are added on the host. One synchronisation for the rest count, one for the ones' sum.
 template <class C, class Point>
 bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr* scalars, std::size_t n, Point& out,
-                                      std::string& error, bool* declined) {
+                                      std::string& error) {
   using affine = typename C::affine;
   using xyzz_dev = typename C::xyzz;
   using host_xyzz = ec::xyzz_point<typename host_curve_of<C>::type>;
   using mul = dev::fp_mul_ptx_call;  // the ones' pass and its tree sums: a small share of the time
-  if (declined) *declined = false;
-  auto plain = [&] {
-    if (!declined) return run_configured<C>(b, scalars, n, out, error, 0);
-    *declined = true;
-    return true;
-  };
-  if (n < binary_split_min_n) return plain();
+  if (n < binary_split_min_n) return run_configured<C>(b, scalars, n, out, error, 0);
   const std::size_t capacity = n / binary_split_rest_fraction;
   if (!split_codes.reserve((n + 15) / 16 * 16, error) || !split_count.reserve(sizeof(unsigned long long), error) ||
       !split_bases.reserve(capacity * sizeof(affine), error) ||
@@ -1101,7 +1090,7 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
           error) ||
       !ok(cudaStreamSynchronize(stream), "classify_gather_kernel", error))
     return false;
-  if (rest > capacity) return plain();  // not mostly 0/1
+  if (rest > capacity) return run_configured<C>(b, scalars, n, out, error, 0);  // not mostly 0/1
   const double classify_ms = ms_since(t0);
   t0 = clock::now();
 
@@ -1172,17 +1161,6 @@ bool g1_msm_context::impl::msm_streamed(const Bases& bases, const device_fr_vect
       n, opt.stream_chunk_points ? opt.stream_chunk_points
                                  : (std::is_same_v<C, g2c> ? default_stream_chunk_g2 : default_stream_chunk_g1));
   const std::size_t chunks = (n + chunk - 1) / chunk;
-  if (mostly_binary && opt.stream_binary_mapped) {
-    // The 0/1 split reading the bases in place over PCIe: only the bases of non-zero scalars cross.
-    void* mapped = nullptr;
-    if (!ok(cudaHostGetDevicePointer(&mapped, const_cast<void*>(bases.host_data()), 0), "cudaHostGetDevicePointer",
-            error))
-      return false;
-    bool declined = false;
-    if (!msm_binary<C>(static_cast<const affine*>(mapped), scalars.device_data(), n, out, error, &declined))
-      return false;
-    if (!declined) return true;
-  }
   if (!copy_stream) {
     if (!ok(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreate (bases copies)", error))
       return false;

@@ -167,9 +167,6 @@ struct g1_msm_options {
   // Streamed bases (pinned_bases): points per chunk, 0 = default_stream_chunk_g1 / _g2. Each
   // chunk is one MSM (its own window plan, sort and reduction) whose sum is added on the host.
   std::size_t stream_chunk_points = 0;
-  // Streamed mostly-binary MSMs: the 0/1 split reads the bases in place from the mapped pinned
-  // memory over PCIe (only those of non-zero scalars cross) instead of copying every chunk.
-  bool stream_binary_mapped = false;
   bool profile = false;               // time each phase (adds synchronisation; see profile())
 };
 

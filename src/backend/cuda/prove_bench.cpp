@@ -21,7 +21,7 @@
 // cuda_prove_bench pack [reps (3)] [log2 n (27)]: the host witness encode alone (no GPU needed).
 //
 // Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N] [mix=pessimistic]
-// [srs=streamed] [device_gib=N] [mapped]): a satisfiable
+// [srs=streamed] [device_gib=N]): a satisfiable
 // PoRep-like circuit of the same sizes and densities (porep_like_circuit.hpp), parameters from
 // the device setup generator (setup_cuda.hpp; its stage times and the prediction from operation
 // counts are printed), a cold and `reps` warm proofs with per-stage timings, every proof checked
@@ -34,7 +34,6 @@
 // chunks (the path of a device that cannot hold the SRS beside a partition's working set).
 // device_gib=N: the parameters are copied back to the host and the backends see an N GiB device
 // (arbiter capacity N - 2 GiB) with automatic residency: the queries that do not fit stream.
-// mapped: the streamed 0/1-split MSMs read the pinned bases in place (stream_binary_mapped).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -293,7 +292,7 @@ std::string device_used() {
 
 // Real parameters: device setup, proofs checked by the verifier; then optionally two workers.
 void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::witness_mix& mix, bool streamed,
-                unsigned device_gib, bool mapped, cuzk::base::executor& ex) {
+                unsigned device_gib, cuzk::base::executor& ex) {
   const std::size_t m = std::size_t{1} << log_m;
   std::printf("\n== 2^%u domain (PoRep-like, satisfiable, real parameters; aux %.2f%% zero, %.2f%% one, %.2f%% "
               "other) ==\n",
@@ -358,7 +357,6 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
   o.kernel_lock = std::make_shared<cuda::kernel_region_lock>();
   o.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
   o.reserve_timeout = std::chrono::seconds(60);  // report a memory shortfall instead of waiting 10 min
-  o.stream_binary_mapped = mapped;
   o.residency = streamed     ? cuda::srs_residency::streamed
                 : device_gib ? cuda::srs_residency::automatic
                              : cuda::srs_residency::device;
@@ -505,14 +503,12 @@ int main(int argc, char** argv) {
     cuda::witness_mix mix = cuda::witness_mix::porep_measured();
     bool streamed = false;
     unsigned device_gib = 0;
-    bool mapped = false;
     std::vector<unsigned> logs;
     for (int i = 2; i < argc; ++i) {
       const std::string a = argv[i];
       if (a.rfind("workers=", 0) == 0) partitions = static_cast<unsigned>(std::atoi(a.c_str() + 8));
       else if (a == "mix=pessimistic") mix = cuda::witness_mix::pessimistic();
       else if (a == "srs=streamed") streamed = true;
-      else if (a == "mapped") mapped = true;
       else if (a.rfind("device_gib=", 0) == 0) device_gib = static_cast<unsigned>(std::atoi(a.c_str() + 11));
       else if (i == 2) reps = static_cast<unsigned>(std::max(1, std::atoi(a.c_str())));
       else logs.push_back(static_cast<unsigned>(std::atoi(a.c_str())));
@@ -521,7 +517,7 @@ int main(int argc, char** argv) {
     auto ex = print_machine_and_make_executor();
     for (std::size_t i = 0; i < logs.size(); ++i) {
       try {
-        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, mix, streamed, device_gib, mapped, *ex);
+        bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, mix, streamed, device_gib, *ex);
       } catch (const std::exception& e) {
         std::printf("  FAILED at 2^%u: %s\n", logs[i], e.what());
         std::fflush(stdout);

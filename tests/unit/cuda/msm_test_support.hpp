@@ -176,10 +176,9 @@ void check_mostly_binary(test::seeded_rng& rng) {
 }
 
 // MSMs over pinned host bases (streamed in chunks) against the CPU: one chunk, several with a
-// ragged last one, chunks below the 0/1 split's minimum size, the split per chunk, the split
-// reading the bases in place (and declining dense scalars), fewer scalars than bases, bases
-// converted from the host and copied from the device (the same bytes), some bases at infinity,
-// n = 0 and a size error.
+// ragged last one, chunks below the 0/1 split's minimum size, the split per chunk, fewer scalars
+// than bases, bases converted from the host and copied from the device (the same bytes), some
+// bases at infinity, n = 0 and a size error.
 template <class Curve>
 void check_streamed(test::seeded_rng& rng) {
   using fr = ff::fr;
@@ -223,21 +222,7 @@ void check_streamed(test::seeded_rng& rng) {
     ASSERT_TRUE(context().msm(from_device, d_dense, part, got, error)) << error;
     expect_same(got, want_part, "fewer scalars than bases");
   }
-  // The 0/1 split reading the mapped pinned bases in place; dense scalars decline it and go
-  // through the chunks.
-  g1_msm_options mapped;
-  mapped.stream_chunk_points = 4096;
-  mapped.stream_binary_mapped = true;
-  ASSERT_TRUE(context().set_options(mapped, error)) << error;
-  point got;
-  ASSERT_TRUE(context().msm_mostly_binary(from_host, d_binary, n, got, error)) << error;
-  EXPECT_TRUE(context().profile().binary_split);
-  EXPECT_EQ(context().profile().stream_chunks, 0u);
-  expect_same(got, want_binary, "mostly binary scalars, bases read in place");
-  ASSERT_TRUE(context().msm_mostly_binary(from_host, d_dense, n, got, error)) << error;
-  EXPECT_EQ(context().profile().stream_chunks, (n + 4095) / 4096);
-  expect_same(got, want_dense, "dense scalars: the split declined, chunks");
-  got = point::generator();
+  point got = point::generator();
   ASSERT_TRUE(context().msm(from_host, d_dense, 0, got, error)) << error;
   EXPECT_TRUE(got.is_identity());
   EXPECT_FALSE(context().msm(from_host, d_dense, n + 1, got, error));
