@@ -213,13 +213,14 @@ void cuda_backend::select_device() const {
   if (!select_cuda_device(opt_.device, error)) fail("device " + std::to_string(opt_.device), error);
 }
 
-device_memory_arbiter::reservation cuda_backend::reserve(std::size_t bytes, const char* what, std::size_t also_held) {
-  const std::size_t held =
-      ntt_memory_.bytes() + msm_memory_.bytes() + shape_memory_.bytes() + buffer_memory_.bytes() + also_held;
+device_memory_arbiter::reservation cuda_backend::reserve(std::size_t bytes, const char* what,
+                                                         std::optional<std::size_t> also_held) {
+  const std::size_t held = ntt_memory_.bytes() + msm_memory_.bytes() + shape_memory_.bytes() + buffer_memory_.bytes() +
+                           (also_held ? *also_held : srs_->reserved_bytes());
   return arbiter_->reserve(bytes, what, opt_.reserve_timeout, held);
 }
 
-void cuda_backend::ensure_ntt(unsigned log_n, std::size_t also_held) {
+void cuda_backend::ensure_ntt(unsigned log_n, std::optional<std::size_t> also_held) {
   if (log_n == 0) log_n = 1;
   if (ntt_ && ntt_->max_log_size() >= log_n) return;
   ntt_.reset();
@@ -277,7 +278,7 @@ srs_placement cuda_backend::place(const r1cs::r1cs_shape& shape, const std::arra
   return p;
 }
 
-void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std::size_t n_g2,
+void cuda_backend::ensure_msm_scratch(std::size_t n, std::optional<std::size_t> also_held, std::size_t n_g2,
                                       std::size_t chunk_buffers) {
   const std::size_t bytes = msm_scratch_bytes(n, n_g2, chunk_buffers);
   if (bytes <= msm_memory_.bytes()) return;
@@ -285,7 +286,7 @@ void cuda_backend::ensure_msm_scratch(std::size_t n, std::size_t also_held, std:
   msm_memory_ = reserve(bytes, "MSM scratch", also_held);
 }
 
-const device_shape& cuda_backend::resident_shape(const r1cs::r1cs_shape& shape, std::size_t also_held) {
+const device_shape& cuda_backend::resident_shape(const r1cs::r1cs_shape& shape, std::optional<std::size_t> also_held) {
   shape_key k;
   k.address = &shape;
   const std::size_t counts[6] = {shape.num_constraints, shape.num_inputs, shape.num_aux,
@@ -373,8 +374,7 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   const resident_srs* srs = &srs_ref;
   const srs_placement streamed = srs->placement();
   const partition_sizes z(shape);
-  const std::size_t m = srs->sizes().h + 1;
-  if (m != z.m) throw std::invalid_argument("cuda_backend::prove_partition: H query does not match the domain");
+  const std::size_t m = z.m;  // = the H query's size + 1 (both callers check it)
 
   std::string error;
   const device_shape& dshape = resident_shape(shape, srs->memory.bytes());
@@ -466,9 +466,8 @@ void cuda_backend::evaluate_abc(const r1cs::r1cs_shape& shape, std::span<const f
     throw std::invalid_argument("cuda_backend::evaluate_abc: buffer sizes");
   if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux)
     throw std::invalid_argument("cuda_backend::evaluate_abc: witness sizes do not match the shape");
-  const std::size_t srs_held = srs_->reserved_bytes();  // the lower operations wait for none of it
-  const device_shape& dshape = resident_shape(shape, srs_held);
-  const auto buffers = reserve((inputs.size() + aux.size() + 3 * m) * fr_bytes, "evaluate_abc buffers", srs_held);
+  const device_shape& dshape = resident_shape(shape);
+  const auto buffers = reserve((inputs.size() + aux.size() + 3 * m) * fr_bytes, "evaluate_abc buffers");
   device_fr_vector w, da, db, dc;
   std::string error;
   check(dc.resize(m, error) && spmv_->upload_witness(dshape, inputs, aux, w, &dc, error) &&
@@ -482,9 +481,8 @@ void cuda_backend::compute_h(std::span<fr> a, std::span<fr> b, std::span<fr> c) 
   const std::size_t n = a.size();
   if (!std::has_single_bit(n) || b.size() != n || c.size() != n)
     throw std::invalid_argument("cuda_backend::compute_h: sizes must be one power of two");
-  const std::size_t srs_held = srs_->reserved_bytes();
-  ensure_ntt(static_cast<unsigned>(std::countr_zero(n)), srs_held);
-  const auto buffers = reserve(3 * n * fr_bytes, "compute_h buffers", srs_held);
+  ensure_ntt(static_cast<unsigned>(std::countr_zero(n)));
+  const auto buffers = reserve(3 * n * fr_bytes, "compute_h buffers");
   device_fr_vector da, db, dc;
   std::string error;
   check(da.upload(a, error) && db.upload(b, error) && dc.upload(c, error) && ntt_->compute_h(da, db, dc, error) &&
@@ -497,9 +495,8 @@ ec::g1_jacobian cuda_backend::msm_g1(std::span<const ec::g1_affine> bases, std::
   if (bases.size() < scalars.size()) throw std::invalid_argument("cuda_backend::msm_g1: fewer bases than scalars");
   ec::g1_jacobian out = ec::g1_jacobian::identity();
   if (scalars.empty()) return out;
-  const std::size_t srs_held = srs_->reserved_bytes();
-  ensure_msm_scratch(scalars.size(), srs_held);
-  const auto buffers = reserve(scalars.size() * g1_bytes, "msm_g1 bases", srs_held);
+  ensure_msm_scratch(scalars.size());
+  const auto buffers = reserve(scalars.size() * g1_bytes, "msm_g1 bases");
   g1_device_bases d;
   std::string error;
   check(d.upload(bases.first(scalars.size()), error) && msm_->msm(d, scalars, out, error), "msm_g1", error);
@@ -513,9 +510,8 @@ ec::g1_jacobian cuda_backend::msm_g1(std::span<const ec::g1_affine> bases, const
     throw std::invalid_argument("cuda_backend::msm_g1: density, bases and scalars disagree");
   ec::g1_jacobian out = ec::g1_jacobian::identity();
   if (density.count() == 0) return out;
-  const std::size_t srs_held = srs_->reserved_bytes();
-  ensure_msm_scratch(density.count(), srs_held);
-  const auto buffers = reserve(density.count() * g1_bytes, "msm_g1 bases", srs_held);
+  ensure_msm_scratch(density.count());
+  const auto buffers = reserve(density.count() * g1_bytes, "msm_g1 bases");
   g1_device_bases d;
   std::string error;
   check(d.upload(bases.first(density.count()), error) && msm_->msm(d, density, scalars, out, error), "msm_g1", error);

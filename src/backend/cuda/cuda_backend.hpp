@@ -43,6 +43,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "backend/cpu/cpu_backend.hpp"
@@ -222,11 +223,11 @@ class cuda_backend final : public groth16::prover_backend {
   // The per-proof buffers w, a, b, c: kept across proofs (a cudaFree is a device-wide
   // synchronisation, which would stall the other worker's kernels), grown on demand.
   void ensure_buffers(std::size_t bytes, std::size_t also_held);
-  const device_shape& resident_shape(const r1cs::r1cs_shape& shape, std::size_t also_held = 0);
-  void ensure_ntt(unsigned log_n, std::size_t also_held = 0);
+  const device_shape& resident_shape(const r1cs::r1cs_shape& shape, std::optional<std::size_t> also_held = {});
+  void ensure_ntt(unsigned log_n, std::optional<std::size_t> also_held = {});
   // Scratch for G1 MSMs of up to n scalars and G2 MSMs of up to n_g2 (one context serves both),
   // plus the streamed MSMs' chunk buffers (bytes).
-  void ensure_msm_scratch(std::size_t n, std::size_t also_held = 0, std::size_t n_g2 = 0,
+  void ensure_msm_scratch(std::size_t n, std::optional<std::size_t> also_held = {}, std::size_t n_g2 = 0,
                           std::size_t chunk_buffers = 0);
   std::size_t msm_scratch_bytes(std::size_t n, std::size_t n_g2, std::size_t chunk_buffers) const;
   // The largest G1 and G2 MSMs of a partition when the `streamed` queries run in chunks, and the
@@ -236,10 +237,11 @@ class cuda_backend final : public groth16::prover_backend {
   };
   msm_needs msm_sizes(const r1cs::r1cs_shape& shape, srs_placement streamed) const;
   // Reserves on the arbiter, telling it what this backend already holds (its resident shape,
-  // twiddles and MSM scratch plus `also_held`, e.g. the SRS it proves with; the lower operations
-  // pass the SRS cache's bytes, which waiting cannot free either), so that a request that could
-  // never fit beside them fails at once instead of waiting for the timeout.
-  device_memory_arbiter::reservation reserve(std::size_t bytes, const char* what, std::size_t also_held = 0);
+  // twiddles and MSM scratch plus `also_held`: the SRS it proves with; left out, the bytes the SRS
+  // cache holds, which the lower operations' waiting cannot free either), so that a request that
+  // could never fit beside them fails at once instead of waiting for the timeout.
+  device_memory_arbiter::reservation reserve(std::size_t bytes, const char* what,
+                                             std::optional<std::size_t> also_held = {});
 
   // Each reservation is declared before what it covers, so it is released after the memory is
   // freed (members are destroyed in reverse order), and after the arbiter.

@@ -124,6 +124,20 @@ std::vector<fr> porep_mix_scalars(std::size_t n, uint64_t seed) {
   return s;
 }
 
+// Host wall clock of call(), median of 3 after a warm-up (scratch allocation), ms.
+template <class Call>
+double median_ms(Call&& call) {
+  call();
+  std::vector<double> t;
+  for (int i = 0; i < 3; ++i) {
+    const auto s = std::chrono::steady_clock::now();
+    call();
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[1];
+}
+
 // msm_mostly_binary on the PoRep mix: median of 3, then one profiled run with the split's
 // phases; both checked against want(host scalars).
 template <class Bases, class Point, class Want>
@@ -134,15 +148,10 @@ bool bench_binary(cuda::g1_msm_context& ctx, const Bases& bases, const char* gro
   cuda::device_fr_vector scalars;
   if (!scalars.upload(host, error)) die(error);
   auto once = [&](Point& out) {
-    const auto s = std::chrono::steady_clock::now();
     if (!ctx.msm_mostly_binary(bases, scalars, n, out, error)) die(error);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count();
   };
   Point out, out2;
-  once(out);
-  std::vector<double> t;
-  for (int i = 0; i < 3; ++i) t.push_back(once(out));
-  std::sort(t.begin(), t.end());
+  const double median = median_ms([&] { once(out); });
   cuda::g1_msm_options o;
   o.profile = true;
   if (!ctx.set_options(o, error)) die(error);
@@ -153,7 +162,7 @@ bool bench_binary(cuda::g1_msm_context& ctx, const Bases& bases, const char* gro
   const bool good = out.to_affine() == expect && out2.to_affine() == expect;
   std::printf("binary %s 2^%-2u %9.3f ms | classify %6.2f  ones %6.2f  rest %6.2f (%zu scalars: digits %.2f sort %.2f "
               "accum %.2f reduce %.2f host %.2f)  %s\n",
-              group, log_n, t[1], p.binary_classify_ms, p.binary_ones_ms, p.binary_rest_ms, p.binary_rest, p.digits_ms,
+              group, log_n, median, p.binary_classify_ms, p.binary_ones_ms, p.binary_rest_ms, p.binary_rest, p.digits_ms,
               p.sort_ms, p.accumulate_ms, p.reduce_ms, p.host_ms, good && p.binary_split ? "OK" : "MISMATCH");
   std::fflush(stdout);
   return good && p.binary_split;
@@ -172,17 +181,6 @@ bool run_streamed(cuda::g1_msm_context& ctx, const cuda::g1_device_bases& bases,
   if (!pinned.copy_from(bases, error)) die(error);
   std::printf("pinned copy of 2^%u bases (%.1f GB): %.1f s\n", max_log, static_cast<double>(bases.size()) * 96e-9,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  auto median_ms = [&](auto&& call) {
-    call();
-    std::vector<double> t;
-    for (int i = 0; i < 3; ++i) {
-      const auto s = std::chrono::steady_clock::now();
-      call();
-      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[1];
-  };
   bool all_good = true;
   for (unsigned k = min_log; k <= max_log; ++k) {
     const std::size_t n = std::size_t{1} << k;
