@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -204,6 +205,11 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
   if (!b->msm_) return nullptr;
   g1_msm_options mo = b->msm_->options();
   mo.stream_chunk_points = options.stream_chunk_points;
+  // G2 halving rounds for the B_G2 split's ones only, in chunks of prover_affine_pairs entries,
+  // so that their arrays stay within msm_scratch_bytes's bound; no Pippenger MSM runs them (the
+  // split's rest is too small to gain, and a plain B_G2 MSM's groups would need ~434 B per entry).
+  mo.affine_max_pairs_per_sort = prover_affine_pairs;
+  mo.affine_min_points = std::numeric_limits<std::size_t>::max();
   if (!b->msm_->set_options(mo, error)) return nullptr;
   return b;
 }
@@ -235,8 +241,14 @@ std::size_t cuda_backend::msm_scratch_bytes(std::size_t n, std::size_t n_g2, std
   // Plus the 0/1 split of msm_mostly_binary (its own buffers): a code per position, the rest's
   // compact bases and scalars (at most n / 8: 96 + 32 B for G1, 192 + 32 B for G2) and the
   // ones' partial sums; and the streamed MSMs' two chunk buffers.
+  // Plus, when the G2 split halves its ones, their arrays for one chunk (the list of a single
+  // bucket pairs completely: half and a quarter of the chunk's points, running products for half)
+  // and the split's word counts and offsets (8 B per 16 positions).
   const std::size_t split = n + n / 8 * (96 + 32) + n_g2 / 8 * (192 + 32) + (std::size_t{64} << 20);
-  return std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2)) + split + chunk_buffers;
+  const bool halving = n_g2 > 0 && msm_->options().g2_affine_rounds > 0;
+  const std::size_t affine = halving ? std::min(n_g2, prover_affine_pairs) * (192 / 2 + 192 / 4 + 96 / 2 + 4) + n_g2 / 2
+                                     : 0;
+  return std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2)) + split + affine + chunk_buffers;
 }
 
 cuda_backend::msm_needs cuda_backend::msm_sizes(const r1cs::r1cs_shape& shape, srs_placement streamed) const {

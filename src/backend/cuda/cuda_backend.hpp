@@ -271,6 +271,11 @@ class cuda_backend final : public groth16::prover_backend {
   device_fr_vector w_, a_, b_, c_;
 };
 
+// Entries per chunk of the B_G2 split's ones halved by the G2 batch-affine rounds in the prover:
+// their arrays take ~196 B per entry, 0.8 GB for 2^22 (msm_scratch_bytes), which two workers at
+// 2^27 still fit beside everything else on the H200.
+inline constexpr std::size_t prover_affine_pairs = std::size_t{1} << 22;
+
 // Upper estimate of the device scratch a g1_msm_context keeps after an MSM of n scalars (sort
 // pairs, digits, buckets, partial sums), from its allocation sizes in msm_cuda.cu.
 std::size_t g1_msm_scratch_estimate(std::size_t n);

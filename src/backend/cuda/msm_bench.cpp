@@ -22,18 +22,20 @@
 // the XYZZ accumulation (per entry, merges included), against their products (6 plus the
 // safegcd inversion's share, and ~9 for the XYZZ mixed addition, at ~9.5 SM-cycles each); then
 // the variants of the halving kernel (running products in local memory or global scratch,
-// entries per thread 16 .. 1024) at 2^max_log with 1, 2 and 3 rounds.
+// entries per thread 16 .. 1024) at 2^max_log with 1, 2 and 3 rounds. `affine g2`: the same for
+// G2 (g2_affine_rounds; run_g2_affine).
 // Reduction segments (cuda_msm_bench reduce): for 2^24, 2^26 and 2^27 (up to max_log), the
 // default window and the next, buckets per reduction thread g = 32 .. 128 (g1_msm_options::
 // reduce_segment) and the reduction kernel's register cap (reduce_min_blocks 1, 2): median of 3
 // and the profiled reduction, each result checked.
 // 0/1 split (cuda_msm_bench binary [max_log] [min_log], cuda_msm_bench binary g2 [log]):
 // msm_mostly_binary on scalars with the PoRep witness mix, its phases (classification, the ones'
-// sum, the rest's Pippenger), every result checked.
+// sum, the rest's Pippenger), every result checked; G2 without and with halving rounds.
 // Usage: cuda_msm_bench [max_log (27)] [min_log (16)]
 //        cuda_msm_bench g2 [max_log (24)] [min_log (16)]
 //        cuda_msm_bench reduce [max_log (27)]
 //        cuda_msm_bench affine [max_log (26)] [min_log (20)]
+//        cuda_msm_bench affine g2 [max_log (24)] [min_log (16)]
 //        cuda_msm_bench streamed [max_log (27)] [min_log (24)]
 #include <algorithm>
 #include <chrono>
@@ -141,7 +143,8 @@ double median_ms(Call&& call) {
 // msm_mostly_binary on the PoRep mix: median of 3, then one profiled run with the split's
 // phases; both checked against want(host scalars).
 template <class Bases, class Point, class Want>
-bool bench_binary(cuda::g1_msm_context& ctx, const Bases& bases, const char* group, unsigned log_n, Want want) {
+bool bench_binary(cuda::g1_msm_context& ctx, const Bases& bases, const char* group, unsigned log_n, Want want,
+                  cuda::g1_msm_options options = {}) {
   std::string error;
   const std::size_t n = std::size_t{1} << log_n;
   const std::vector<fr> host = porep_mix_scalars(n, log_n);
@@ -151,8 +154,9 @@ bool bench_binary(cuda::g1_msm_context& ctx, const Bases& bases, const char* gro
     if (!ctx.msm_mostly_binary(bases, scalars, n, out, error)) die(error);
   };
   Point out, out2;
+  if (!ctx.set_options(options, error)) die(error);
   const double median = median_ms([&] { once(out); });
-  cuda::g1_msm_options o;
+  cuda::g1_msm_options o = options;
   o.profile = true;
   if (!ctx.set_options(o, error)) die(error);
   once(out2);
@@ -229,7 +233,81 @@ bool run_streamed(cuda::g1_msm_context& ctx, const cuda::g1_device_bases& bases,
   return all_good && good;
 }
 
-int run_g2(unsigned max_log, unsigned min_log, bool binary_only) {
+// G2 batch-affine halving (cuda_msm_bench affine g2 [max_log (24)] [min_log (16)]): per size the
+// plain XYZZ path, then 1..5 rounds at ranges of 32..256 entries (median of 3, phases from a
+// profiled run; aff_cyc = halving SM-cycles per affine addition; vs_0 against the plain path),
+// windows around the default at the two largest sizes, and smaller window groups. Every result
+// checked.
+template <class Expected>
+bool run_g2_affine(cuda::g1_msm_context& ctx, const cuda::g2_device_bases& bases, const cuda::device_fr_vector& scalars,
+                   unsigned max_log, unsigned min_log, Expected expected) {
+  std::string error;
+  std::printf("\n%-6s %3s %6s %5s %10s %6s | %7s %8s %8s %7s %8s %6s  check\n", "n", "c", "rounds", "range",
+              "median_ms", "vs_0", "sort", "affine", "accum", "reduce", "aff_cyc", "left");
+  bool all_good = true;
+  auto row = [&](unsigned k, unsigned c, unsigned rounds, unsigned range, double& plain, std::size_t pairs = 0) {
+    const std::size_t n = std::size_t{1} << k;
+    const ec::g2_affine want = expected(n).to_affine();
+    cuda::g1_msm_options o;
+    o.window_bits = c;
+    o.g2_affine_rounds = rounds;
+    o.g2_affine_range = range;
+    o.affine_min_points = 0;
+    if (pairs) o.max_pairs_per_sort = pairs;
+    if (!ctx.set_options(o, error)) die(error);
+    ec::g2_jacobian out;
+    auto once = [&] {
+      if (!ctx.msm(bases, scalars, n, out, error)) die(error);
+    };
+    const double ms = median_ms(once);
+    bool good = out.to_affine() == want;
+    o.profile = true;
+    if (!ctx.set_options(o, error)) die(error);
+    once();
+    good = good && out.to_affine() == want;
+    const cuda::g1_msm_profile p = ctx.profile();
+    if (plain == 0) plain = ms;
+    const double adds = static_cast<double>(p.sorted_entries - p.xyzz_entries);
+    std::printf("2^%-4u %3u %6u %5u %10.3f %6.3f | %7.2f %8.2f %8.2f %7.2f %8.1f %5.1f%%  %s%s", k, p.window_bits,
+                rounds, range, ms, ms / plain, p.sort_ms, p.affine_ms, p.accumulate_ms, p.reduce_ms,
+                adds > 0 ? p.affine_ms * 1e-3 * sm_hz / adds : 0.0,
+                100.0 * static_cast<double>(p.xyzz_entries) / static_cast<double>(p.sorted_entries),
+                good ? "OK" : "MISMATCH", p.affine_fallbacks ? " (memory fallback)" : "");
+    if (pairs) std::printf("  (%u windows per sort)", p.windows_per_sort);
+    std::printf("\n");
+    std::fflush(stdout);
+    all_good = all_good && good;
+  };
+  for (unsigned k = min_log; k <= max_log; ++k) {
+    double plain = 0;
+    row(k, 0, 0, 64, plain);
+    for (unsigned rounds : {1u, 2u, 3u, 4u, 5u})
+      for (unsigned range : {32u, 64u, 128u, 256u}) row(k, 0, rounds, range, plain);
+  }
+  // Windows with the rounds (cheaper entries may move the best window), at the two largest sizes.
+  for (unsigned k = max_log > min_log ? max_log - 1 : max_log; k <= max_log; ++k) {
+    const unsigned c0 = cuda::default_window_bits(std::size_t{1} << k);
+    for (unsigned c = c0 - 3; c <= std::min(c0 + 1, 22u); ++c) {
+      double plain = 0;
+      row(k, c, 0, 64, plain);
+      row(k, c, 3, 64, plain);
+      row(k, c, 4, 128, plain);
+    }
+  }
+  // Smaller window groups bound the halving arrays (~338 B per sorted entry at most).
+  for (unsigned k = max_log > min_log ? max_log - 1 : max_log; k <= max_log; ++k) {
+    double plain = 0;
+    row(k, 0, 0, 64, plain);
+    for (unsigned pairs_log : {28u, 26u, 25u, 24u, 23u}) {
+      row(k, 0, 3, 64, plain, std::size_t{1} << pairs_log);
+      row(k, 0, 4, 128, plain, std::size_t{1} << pairs_log);
+    }
+  }
+  if (!ctx.set_options({}, error)) die(error);
+  return all_good;
+}
+
+int run_g2(unsigned max_log, unsigned min_log, bool binary_only, bool affine_only) {
   std::string error;
   const std::size_t n_max = std::size_t{1} << max_log;
   const std::size_t d_count = std::min<std::size_t>(n_max, std::size_t{1} << 19);
@@ -262,10 +340,22 @@ int run_g2(unsigned max_log, unsigned min_log, bool binary_only) {
   auto ctx = cuda::g1_msm_context::create(error);
   if (!ctx) die(error);
   if (binary_only) {
-    return bench_binary<cuda::g2_device_bases, ec::g2_jacobian>(
-               *ctx, bases, "g2", max_log, [&](const std::vector<fr>& sc) { return expected_for(sc, sc.size()); })
-               ? 0
-               : 2;
+    // The B_G2-sized split: the plain ones' pass, then the ones halved in chunks of 2^21 .. 2^26
+    // entries (the default 2^26, the prover's 2^22) with 3..5 rounds (its rest of ~440K points
+    // stays below affine_min_points).
+    bool good = true;
+    for (auto [rounds, pairs_log] :
+         {std::pair{0u, 26u}, {4u, 26u}, {4u, 24u}, {4u, 23u}, {4u, 22u}, {4u, 21u}, {3u, 22u}, {5u, 22u}}) {
+      cuda::g1_msm_options o;
+      o.g2_affine_rounds = rounds;
+      o.affine_max_pairs_per_sort = std::size_t{1} << pairs_log;
+      std::printf("g2_affine_rounds %u, pairs 2^%u: ", rounds, pairs_log);
+      good = bench_binary<cuda::g2_device_bases, ec::g2_jacobian>(
+                 *ctx, bases, "g2", max_log, [&](const std::vector<fr>& sc) { return expected_for(sc, sc.size()); },
+                 o) &&
+             good;
+    }
+    return good ? 0 : 2;
   }
   auto run_once = [&](std::size_t n, ec::g2_jacobian& out) {
     const auto s = std::chrono::steady_clock::now();
@@ -282,6 +372,7 @@ int run_g2(unsigned max_log, unsigned min_log, bool binary_only) {
   auto set = [&](const cuda::g1_msm_options& o) {
     if (!ctx->set_options(o, error)) die(error);
   };
+  if (affine_only) return run_g2_affine(*ctx, bases, scalars, max_log, min_log, expected) ? 0 : 2;
   std::printf("\n%-6s %3s %10s %10s %9s %6s | %7s %7s %7s %8s %7s %7s  check\n", "n", "c", "median_ms", "min_ms",
               "floor_ms", "ratio", "scalars", "digits", "sort", "accum", "reduce", "host");
   for (unsigned k = min_log; k <= max_log; ++k) {
@@ -343,7 +434,7 @@ int main(int argc, char** argv) {
     sm_hz = static_cast<double>(info.sm_count) * info.clock_khz * 1e3;
     std::printf("device: %s, %d SMs, %.0f MHz\n", info.name.c_str(), info.sm_count, info.clock_khz / 1e3);
     return run_g2(argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 24,
-                  argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 16, binary_mode);
+                  argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 16, binary_mode, affine_mode);
   }
   const unsigned max_log = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : affine_mode ? 26 : 27;
   const unsigned min_log = argc > 2   ? static_cast<unsigned>(std::atoi(argv[2]))

@@ -8,6 +8,8 @@
 //   2. sum_ones_kernel: thread t adds, with mixed XYZZ additions, the bases of the ones in its
 //      range of positions; each lane skips ahead to its next one before adding (16 codes per
 //      load), so a warp's lanes add together instead of idling on the other lanes' zeros;
+//      (G2 with g2_affine_rounds: the ones are listed instead, halved by the batch-affine rounds of
+//      msm_batch_affine.cuh in chunks, and each chunk's rest added by add_listed_kernel);
 //   3. the partial sums go through msm_cuda.cu's sum_groups_kernel to <= 64, then the host;
 //   4. the rest (at most rest_capacity, else the caller runs the plain MSM) goes through the
 //      Pippenger pipeline over the compact arrays.
@@ -112,6 +114,59 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sum_ones_kernel(const uint
     i = next_one();
     if (i < end) p = dev::load_affine(bases + i);
     if (!dev::is_infinity(cur)) acc = ops::add_mixed(acc, cur);
+  }
+  dev::store_xyzz(out + t, acc);
+}
+
+// The ones as a list, for the G2 split's batch-affine halving (msm_cuda.cu, sum_ones_halving):
+// counts[j] = ones among the 16 positions of word j (words = ceil(n / 16); counts[words] = 0, so
+// that an exclusive scan leaves the total there), then each word's ones in position order at its
+// offset: vals = position << 1 (sign +), keys = 1 (one bucket of digit 1; the halving pairs
+// consecutive entries of equal keys, so every entry of a range pairs).
+__global__ void count_ones_kernel(const uint8_t* __restrict__ codes, std::size_t n, std::size_t words,
+                                  uint32_t* __restrict__ counts) {
+  const std::size_t j = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j > words) return;
+  uint32_t mask = 0;
+  if (j < words) {
+    mask = ones_mask16(codes + 16 * j);
+    if (n - 16 * j < 16) mask &= (1u << (n - 16 * j)) - 1u;
+  }
+  counts[j] = static_cast<uint32_t>(__popc(mask));
+}
+__global__ void list_ones_kernel(const uint8_t* __restrict__ codes, std::size_t n, std::size_t words,
+                                 const uint32_t* __restrict__ offsets, uint32_t* __restrict__ keys,
+                                 uint32_t* __restrict__ vals) {
+  const std::size_t j = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= words) return;
+  uint32_t mask = ones_mask16(codes + 16 * j);
+  if (n - 16 * j < 16) mask &= (1u << (n - 16 * j)) - 1u;
+  for (uint32_t o = offsets[j]; mask != 0; ++o, mask &= mask - 1) {
+    keys[o] = 1;
+    vals[o] = static_cast<uint32_t>(16 * j + (__ffs(mask) - 1)) << 1;
+  }
+}
+
+// out[t] += the sum of the signed points (vals[i] = index << 1 | sign over pts) of entries
+// [t range, (t + 1) range), infinities skipped; out starts as the identity (zero bytes), so the
+// chunks of a list add into the same partial sums.
+template <class C, class Mul, unsigned Threads, unsigned MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) add_listed_kernel(const uint32_t* __restrict__ vals,
+                                                                        const typename C::affine* __restrict__ pts,
+                                                                        std::size_t count, std::size_t range,
+                                                                        std::size_t threads,
+                                                                        typename C::xyzz* __restrict__ out) {
+  using ops = typename C::template ops<Mul>;
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= threads || t * range >= count) return;
+  const std::size_t end = (t + 1) * range < count ? (t + 1) * range : count;
+  typename C::xyzz acc = dev::load_xyzz(out + t);
+  for (std::size_t i = t * range; i < end; ++i) {
+    const uint32_t v = vals[i];
+    typename C::affine p = dev::load_affine(pts + (v >> 1));
+    if (dev::is_infinity(p)) continue;
+    if (v & 1) dev::negate_y(p);
+    acc = ops::add_mixed(acc, p);
   }
   dev::store_xyzz(out + t, acc);
 }

@@ -592,8 +592,29 @@ struct g1_msm_context::impl {
     return ms;
   }
 
-  bool halve(unsigned c, const uint32_t*& keys, const uint32_t*& vals, uint32_t* keys_spare, uint32_t* vals_spare,
-             const g1_affine_dev*& pts, std::size_t& count, std::string& error);
+  // Per-item counts written by fill(counts) on the stream (the last item's count must be 0),
+  // their exclusive prefix sums in halve_offsets, and the total (the last offset) copied back:
+  // one synchronisation.
+  template <class Fill>
+  bool count_and_scan(std::size_t items, uint32_t& total, std::string& error, Fill&& fill) {
+    std::size_t temp = 0;
+    if (!halve_counts.reserve(items * 4, error) || !halve_offsets.reserve(items * 4, error) ||
+        !ok(cub::DeviceScan::ExclusiveSum(nullptr, temp, halve_counts.as<uint32_t>(), halve_offsets.as<uint32_t>(),
+                                          static_cast<int>(items), stream),
+            "cub scan (size query)", error) ||
+        !scan_temp.reserve(std::max<std::size_t>(temp, 1), error))
+      return false;
+    return fill(halve_counts.as<uint32_t>()) &&
+           ok(cub::DeviceScan::ExclusiveSum(scan_temp.ptr, temp, halve_counts.as<uint32_t>(),
+                                            halve_offsets.as<uint32_t>(), static_cast<int>(items), stream),
+              "cub::DeviceScan::ExclusiveSum", error) &&
+           ok(cudaMemcpyAsync(&total, halve_offsets.as<uint32_t>() + items - 1, 4, cudaMemcpyDeviceToHost, stream),
+              "copy scan total", error) &&
+           ok(cudaStreamSynchronize(stream), "counts and their prefix sums", error);
+  }
+  template <class C>
+  bool halve(unsigned c, unsigned rounds, const uint32_t*& keys, const uint32_t*& vals, uint32_t* keys_spare,
+             uint32_t* vals_spare, const typename C::affine*& pts, std::size_t& count, std::string& error);
   template <class C, class Mul>
   bool run(const typename C::affine* bases, const ff::fr* dev_scalars, std::size_t n,
            ec::jacobian_point<typename host_curve_of<C>::type>& out, std::string& error, double upload_ms_host);
@@ -632,6 +653,10 @@ struct g1_msm_context::impl {
     return run_configured<g2c>(static_cast<const g2_affine_dev*>(bases.device_data()), dev_scalars, n, out, error,
                                upload_ms_host);
   }
+  // The ones of the G2 split by halving rounds, into `parts` partial sums in `out`.
+  template <class C>
+  bool sum_ones_halving(const typename C::affine* b, std::size_t n, unsigned rounds, std::size_t parts,
+                        typename C::xyzz* out, std::string& error);
   // The 0/1 split over raw device arrays (sizes checked by the caller).
   template <class C, class Point>
   bool msm_binary(const typename C::affine* b, const ff::fr* scalars, std::size_t n, Point& out, std::string& error);
@@ -665,39 +690,34 @@ struct g1_msm_context::impl {
 // alternate buffers, then the lists of round r - 1) and apts[r % 2]. An affine array that does
 // not fit in device memory ends the rounds early: the lists written so far are complete, so the
 // XYZZ accumulation finishes the group from there (the plain path when it is the first round).
-// The product is always the out-of-line PTX one (one instantiation).
-bool g1_msm_context::impl::halve(unsigned c, const uint32_t*& keys, const uint32_t*& vals, uint32_t* keys_spare,
-                                 uint32_t* vals_spare, const g1_affine_dev*& pts, std::size_t& count,
-                                 std::string& error) {
+// The product is always the out-of-line PTX one (one instantiation per curve). G2 runs the
+// global-scratch kernel only, at one block per SM (no register cap).
+template <class C>
+bool g1_msm_context::impl::halve(unsigned c, unsigned rounds, const uint32_t*& keys, const uint32_t*& vals,
+                                 uint32_t* keys_spare, uint32_t* vals_spare, const typename C::affine*& pts,
+                                 std::size_t& count, std::string& error) {
+  using affine = typename C::affine;
+  using field = typename dev::affine_field<affine>::F;
+  constexpr bool is_g2 = std::is_same_v<C, g2c>;
   const uint32_t digit_mask = (1u << c) - 1;
-  const bool local = opt.affine_local_prefix;
-  // Two blocks of halving_block threads per SM are resident (128-register cap).
-  const std::size_t resident = std::size_t{2} * dev::halving_block * static_cast<std::size_t>(sm_count);
-  for (unsigned r = 0; r < opt.affine_rounds && count > 1; ++r) {
+  const bool local = !is_g2 && opt.affine_local_prefix;
+  // Blocks of halving_block threads resident per SM: 2 for G1 (128-register cap), 1 for G2.
+  const std::size_t resident =
+      std::size_t{is_g2 ? 1u : 2u} * dev::halving_block * static_cast<std::size_t>(sm_count);
+  for (unsigned r = 0; r < rounds && count > 1; ++r) {
     // Entries per thread: affine_range, smaller when the list has fewer than range x resident
     // entries (later rounds, small n), so that every thread slot of the device gets a range;
     // at least 16 (8 pairs per inversion).
-    unsigned range = local ? dev::halving_local_range : opt.affine_range;
+    unsigned range = local ? dev::halving_local_range : is_g2 ? opt.g2_affine_range : opt.affine_range;
     while (!local && range > 16 && count < range * resident) range /= 2;
     const std::size_t threads = (count + range - 1) / range;
-    std::size_t temp = 0;
-    if (!halve_counts.reserve((threads + 1) * 4, error) || !halve_offsets.reserve((threads + 1) * 4, error) ||
-        !ok(cub::DeviceScan::ExclusiveSum(nullptr, temp, halve_counts.as<uint32_t>(), halve_offsets.as<uint32_t>(),
-                                          static_cast<int>(threads + 1), stream),
-            "cub scan (size query)", error) ||
-        !scan_temp.reserve(std::max<std::size_t>(temp, 1), error))
-      return false;
-    dev::halving_count_kernel<<<grid_for(threads + 1, dev::halving_block), dev::halving_block, 0, stream>>>(
-        keys, count, range, threads, digit_mask, halve_counts.as<uint32_t>());
-    if (!launched("halving_count_kernel", error)) return false;
     uint32_t total = 0;
-    if (!ok(cub::DeviceScan::ExclusiveSum(scan_temp.ptr, temp, halve_counts.as<uint32_t>(),
-                                          halve_offsets.as<uint32_t>(), static_cast<int>(threads + 1), stream),
-            "cub::DeviceScan::ExclusiveSum", error) ||
-        !ok(cudaMemcpyAsync(&total, halve_offsets.as<uint32_t>() + threads, 4, cudaMemcpyDeviceToHost, stream),
-            "copy halving total", error) ||
-        !ok(cudaStreamSynchronize(stream), "halving counts", error))
-      return false;
+    const bool counted = count_and_scan(threads + 1, total, error, [&](uint32_t* counts) {
+      dev::halving_count_kernel<<<grid_for(threads + 1, dev::halving_block), dev::halving_block, 0, stream>>>(
+          keys, count, range, threads, digit_mask, counts);
+      return launched("halving_count_kernel", error);
+    });
+    if (!counted) return false;
     if (total == count) break;  // nothing paired and nothing dropped: a round would only copy
     if (total == 0) {           // every digit is 0: no bucket receives anything
       count = 0;
@@ -706,22 +726,24 @@ bool g1_msm_context::impl::halve(unsigned c, const uint32_t*& keys, const uint32
     scratch& out = apts[r % 2];
     std::string no_room;
     const std::size_t slots = local ? 0 : threads * (range / 2);
-    if (!out.reserve(std::size_t{total} * sizeof(g1_affine_dev), no_room) ||
-        (!local && (!halve_prefix.reserve(slots * sizeof(dev::fp32), no_room) ||
+    if (!out.reserve(std::size_t{total} * sizeof(affine), no_room) ||
+        (!local && (!halve_prefix.reserve(slots * sizeof(field), no_room) ||
                     !halve_where.reserve(slots * sizeof(uint32_t), no_room)))) {
       (void)cudaGetLastError();  // clear the allocation failure; the XYZZ path takes over
       ++prof.affine_fallbacks;
       break;
     }
     const unsigned grid = grid_for(threads, dev::halving_block);
-    if (local)
-      dev::halving_local_kernel<dev::fp_mul_ptx_call><<<grid, dev::halving_block, 0, stream>>>(
-          keys, vals, pts, count, threads, digit_mask, halve_offsets.as<uint32_t>(), keys_spare, vals_spare,
-          out.as<g1_affine_dev>());
-    else
-      dev::halving_global_kernel<dev::fp_mul_ptx_call><<<grid, dev::halving_block, 0, stream>>>(
+    if constexpr (!is_g2) {
+      if (local)
+        dev::halving_local_kernel<dev::fp_mul_ptx_call><<<grid, dev::halving_block, 0, stream>>>(
+            keys, vals, pts, count, threads, digit_mask, halve_offsets.as<uint32_t>(), keys_spare, vals_spare,
+            out.as<affine>());
+    }
+    if (!local)
+      dev::halving_global_kernel<dev::fp_mul_ptx_call, affine, is_g2 ? 1 : 2><<<grid, dev::halving_block, 0, stream>>>(
           keys, vals, pts, count, range, threads, digit_mask, halve_offsets.as<uint32_t>(), keys_spare, vals_spare,
-          out.as<g1_affine_dev>(), halve_prefix.as<dev::fp32>(), halve_where.as<uint32_t>());
+          out.as<affine>(), halve_prefix.as<field>(), halve_where.as<uint32_t>());
     if (!launched("halving_kernel", error)) return false;
     // The output becomes the input; the input's buffers become the next spare ones.
     uint32_t* const next_keys_spare = const_cast<uint32_t*>(keys);
@@ -730,7 +752,7 @@ bool g1_msm_context::impl::halve(unsigned c, const uint32_t*& keys, const uint32
     vals = vals_spare;
     keys_spare = next_keys_spare;
     vals_spare = next_vals_spare;
-    pts = out.as<g1_affine_dev>();
+    pts = out.as<affine>();
     count = total;
     ++prof.affine_rounds_done;
   }
@@ -760,8 +782,8 @@ bool g1_msm_context::set_options(const g1_msm_options& o, std::string& error) {
     error = "g1_msm_options: window_bits must be 0 or 2..24";
     return false;
   }
-  if (o.max_pairs_per_sort == 0) {
-    error = "g1_msm_options: max_pairs_per_sort must be positive";
+  if (o.max_pairs_per_sort == 0 || o.affine_max_pairs_per_sort == 0) {
+    error = "g1_msm_options: max_pairs_per_sort and affine_max_pairs_per_sort must be positive";
     return false;
   }
   if (o.accumulate_block < 32 || o.accumulate_block > block_threads || o.accumulate_block % 32) {
@@ -776,14 +798,15 @@ bool g1_msm_context::set_options(const g1_msm_options& o, std::string& error) {
     error = "g1_msm_options: g2_accumulate_min_blocks must be 1, 2 or 3";
     return false;
   }
-  if (o.affine_rounds > 8) {
-    error = "g1_msm_options: affine_rounds must be 0..8";
+  if (o.affine_rounds > 8 || o.g2_affine_rounds > 8) {
+    error = "g1_msm_options: affine_rounds and g2_affine_rounds must be 0..8";
     return false;
   }
-  if (o.affine_range < 16 || o.affine_range > 16384 || (o.affine_range & (o.affine_range - 1))) {
-    error = "g1_msm_options: affine_range must be a power of two in 16..16384";
-    return false;
-  }
+  for (unsigned range : {o.affine_range, o.g2_affine_range})
+    if (range < 16 || range > 16384 || (range & (range - 1))) {
+      error = "g1_msm_options: affine_range and g2_affine_range must be powers of two in 16..16384";
+      return false;
+    }
   if (o.reduce_min_blocks < 1 || o.reduce_min_blocks > 2) {
     error = "g1_msm_options: reduce_min_blocks must be 1 or 2";
     return false;
@@ -810,8 +833,14 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
   const window_plan plan = window_plan::of(opt.window_bits ? opt.window_bits : default_window_bits(n));
   const unsigned c = plan.c, windows = plan.count;
   const uint32_t per_window = 1u << (c - 1);
-  // Windows per sort: as many as fit the pair budget; keys need c + ceil(log2 group) bits.
-  unsigned group = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(windows, opt.max_pairs_per_sort / n)));
+  // Windows per sort: as many as fit the pair budget (with halving rounds, also their arrays'
+  // budget); keys need c + ceil(log2 group) bits.
+  const unsigned requested_rounds = std::is_same_v<C, g2c> ? opt.g2_affine_rounds : opt.affine_rounds;
+  const unsigned rounds =  // none below affine_min_points, or when one window exceeds the arrays' budget
+      n >= opt.affine_min_points && n <= opt.affine_max_pairs_per_sort ? requested_rounds : 0;
+  const std::size_t pair_budget =
+      rounds ? std::min(opt.max_pairs_per_sort, opt.affine_max_pairs_per_sort) : opt.max_pairs_per_sort;
+  unsigned group = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(windows, pair_budget / n)));
   unsigned group_bits = 0;
   while ((1u << group_bits) < group) ++group_bits;
   if (c + group_bits > 32) {
@@ -898,17 +927,15 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
       return false;
     const int e_s = mark(error);
 
-    // G1 with affine_rounds: batch-affine halving rounds shorten the sorted list first
+    // Batch-affine halving rounds (affine_rounds, g2_affine_rounds) shorten the sorted list first
     // (msm_batch_affine.cuh); the accumulation then reads the halved list and its affine array.
     const uint32_t* acc_keys = kb.Current();
     const uint32_t* acc_vals = vb.Current();
     const typename C::affine* acc_pts = bases;
     std::size_t acc_count = count;
-    if constexpr (std::is_same_v<C, g1c>) {
-      if (opt.affine_rounds > 0 &&
-          !halve(c, acc_keys, acc_vals, kb.Alternate(), vb.Alternate(), acc_pts, acc_count, error))
-        return false;
-    }
+    if (rounds > 0 &&
+        !halve<C>(c, rounds, acc_keys, acc_vals, kb.Alternate(), vb.Alternate(), acc_pts, acc_count, error))
+      return false;
     const int e_h = mark(error);
     prof.sorted_entries += count;
     prof.xyzz_entries += acc_count;
@@ -1101,12 +1128,18 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   if (!split_parts0.reserve(used * sizeof(xyzz_dev), error) || !split_parts1.reserve(used * sizeof(xyzz_dev), error))
     return false;
   // G1: 128 registers, 16 warps per SM, as the accumulation (uncapped: 184 registers, 8 warps);
-  // G2 uncapped, as its accumulation.
+  // G2 uncapped, as its accumulation. G2 with halving rounds: the ones as a halved list (an
+  // affine G2 addition costs ~270 SM-cycles against ~480 for the mixed one; G1's ~112 does not
+  // beat its ~111, so G1 keeps the plain pass).
   constexpr unsigned ones_min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
-  binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks>
-      <<<grid_for(used, block_threads), block_threads, 0, stream>>>(split_codes.as<uint8_t>(), b, n, range, used,
-                                                                      split_parts0.as<xyzz_dev>());
-  if (!launched("sum_ones_kernel", error)) return false;
+  if (std::is_same_v<C, g2c> && opt.g2_affine_rounds > 0) {
+    if (!sum_ones_halving<C>(b, n, opt.g2_affine_rounds, used, split_parts0.as<xyzz_dev>(), error)) return false;
+  } else {
+    binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks>
+        <<<grid_for(used, block_threads), block_threads, 0, stream>>>(split_codes.as<uint8_t>(), b, n, range, used,
+                                                                        split_parts0.as<xyzz_dev>());
+    if (!launched("sum_ones_kernel", error)) return false;
+  }
   unsigned have = static_cast<unsigned>(used);
   scratch* rin = &split_parts0;
   scratch* rout = &split_parts1;
@@ -1139,6 +1172,49 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   prof.binary_classify_ms = classify_ms;
   prof.binary_ones_ms = ones_ms;
   prof.binary_rest_ms = ms_since(t0);
+  return true;
+}
+
+// The ones' positions (codes of the split) as a (key 1, position) list in position order: word
+// counts, their prefix sum (the total copied back: one synchronisation), the list. Then chunks of
+// at most affine_max_pairs_per_sort entries: halving rounds (each chunk's rounds write the spare
+// list and the chunk's own input range, which nothing else reads), and the chunk's remaining
+// entries added into the `parts` partial sums. Scratch: the list twice (keys0 / vals0 and, one
+// chunk long, keys1 / vals1, which the rest's Pippenger reuses after) and the halving arrays of
+// one chunk (~192 B per entry).
+template <class C>
+bool g1_msm_context::impl::sum_ones_halving(const typename C::affine* b, std::size_t n, unsigned rounds,
+                                            std::size_t parts, typename C::xyzz* out, std::string& error) {
+  using xyzz_dev = typename C::xyzz;
+  const std::size_t words = (n + 15) / 16;
+  uint32_t ones = 0;
+  if (!ok(cudaMemsetAsync(out, 0, parts * sizeof(xyzz_dev), stream), "cudaMemsetAsync (ones sums)", error) ||
+      !count_and_scan(words + 1, ones, error, [&](uint32_t* counts) {
+        binary_split::count_ones_kernel<<<grid_for(words + 1, block_threads), block_threads, 0, stream>>>(
+            split_codes.as<uint8_t>(), n, words, counts);
+        return launched("count_ones_kernel", error);
+      }))
+    return false;
+  if (ones == 0) return true;
+  const std::size_t chunk = std::min<std::size_t>(ones, opt.affine_max_pairs_per_sort);
+  if (!keys0.reserve(std::size_t{ones} * 4, error) || !vals0.reserve(std::size_t{ones} * 4, error) ||
+      !keys1.reserve(chunk * 4, error) || !vals1.reserve(chunk * 4, error))
+    return false;
+  binary_split::list_ones_kernel<<<grid_for(words, block_threads), block_threads, 0, stream>>>(
+      split_codes.as<uint8_t>(), n, words, halve_offsets.as<uint32_t>(), keys0.as<uint32_t>(), vals0.as<uint32_t>());
+  if (!launched("list_ones_kernel", error)) return false;
+  for (std::size_t s = 0; s < ones; s += chunk) {
+    const uint32_t* keys = keys0.as<uint32_t>() + s;
+    const uint32_t* vals = vals0.as<uint32_t>() + s;
+    const typename C::affine* pts = b;
+    std::size_t count = std::min<std::size_t>(chunk, ones - s);
+    if (!halve<C>(1, rounds, keys, vals, keys1.as<uint32_t>(), vals1.as<uint32_t>(), pts, count, error)) return false;
+    if (count == 0) continue;
+    const std::size_t range = (count + parts - 1) / parts;
+    binary_split::add_listed_kernel<C, dev::fp_mul_ptx_call, block_threads, 1>
+        <<<grid_for(parts, block_threads), block_threads, 0, stream>>>(vals, pts, count, range, parts, out);
+    if (!launched("add_listed_kernel", error)) return false;
+  }
   return true;
 }
 

@@ -150,9 +150,9 @@ struct g1_msm_options {
                                       // 1 = none (255 registers, 8 warps per SM), 2 = 128;
                                       // measured best 2 (2^26 and 2^27, g = 64: reduction
                                       // 23.6 -> 22.8 ms; docs/gpu-runs/2026-12-01-msm-reduce-cap.txt)
-  // G1 only (G2 ignores it): pairwise batch-affine halving rounds between the sort and the XYZZ
-  // accumulation (0..8; 0 = the plain XYZZ path). Each round pairs consecutive entries of a
-  // bucket into one affine sum with one shared inversion per up to affine_range / 2 pairs
+  // Pairwise batch-affine halving rounds between the sort and the XYZZ accumulation of G1
+  // (0..8; 0 = the plain XYZZ path; G2 has g2_affine_rounds below). Each round pairs consecutive
+  // entries of a bucket into one affine sum with one shared inversion per up to affine_range / 2 pairs
   // (6 Fp products per addition plus a share of the safegcd inversion, instead of 10), so the
   // accumulation then adds ~1/2^rounds of the entries (msm_batch_affine.cuh). Needs two affine
   // arrays and the running products in scratch; when they do not fit, the rounds stop early
@@ -164,6 +164,24 @@ struct g1_msm_options {
                                       // 32 measured best (112.6 SM-cycles per addition, 1024: 148)
   bool affine_local_prefix = false;   // first version: running products in local memory, ranges
                                       // of 512 (affine_range ignored); measured slower (docs)
+  // The same rounds for G2 (the global-scratch kernel only). An affine G2 addition is 17 Fp
+  // products plus its share of an Fp2 inversion, against 28 for the XYZZ one.
+  // Measured on the H200 (docs/gpu-msm-batch-affine.md, "G2"): 4 rounds at ranges of 128 take
+  // the G2 MSM 2^24 from 373 to 288 ms (~269 SM-cycles per affine addition, ~480 per mixed one).
+  unsigned g2_affine_rounds = 4;
+  unsigned g2_affine_range = 128;
+  // The halving arrays of a list of E entries: two affine arrays (typically E/2 and E/4 points; at
+  // most E each, since a round runs once one pair forms), running products and pair positions
+  // for E/2 (G2: ~192 B per entry typically, 434 at most; G1 half). So with rounds a window group
+  // holds at most this many entries (fewer windows per sort; a single window with more entries
+  // runs without rounds: 2^26 bounds G2's arrays to 29 GB, ~13 typical), and the ones of
+  // msm_mostly_binary's G2 split (one bucket: E/2 + E/4 points exactly) are halved in chunks of it.
+  std::size_t affine_max_pairs_per_sort = std::size_t{1} << 26;
+  // Pippenger MSMs of fewer points run without the rounds (the split's ones are always halved
+  // when g2_affine_rounds > 0): below ~2^20 points their fixed costs (a host synchronisation per
+  // round and window group, short launches) eat the gain (G2 2^20: -5%; the B_G2 split's rest of
+  // 439K points: none).
+  std::size_t affine_min_points = std::size_t{1} << 20;
   // Streamed bases (pinned_bases): points per chunk, 0 = default_stream_chunk_g1 / _g2. Each
   // chunk is one MSM (its own window plan, sort and reduction) whose sum is added on the host.
   std::size_t stream_chunk_points = 0;

@@ -120,6 +120,47 @@ TEST(CudaG2Msm, MatchesCpuRandom) {
   EXPECT_FALSE(context().set_options(o, error));
 }
 
+// Batch-affine halving rounds over G2 (g2_affine_rounds) against the CPU, bit for bit in affine
+// coordinates: random inputs around powers of two, small windows (buckets of hundreds of entries
+// over many ranges and rounds), the smallest and the largest range, more rounds than a bucket
+// needs; then the exceptional cases (doubling, cancellation, infinities, one heavy bucket).
+TEST(CudaG2Msm, BatchAffineMatchesCpu) {
+  REQUIRE_GPU();
+  test::seeded_rng rng;
+  const auto b = random_bases(4000, rng);
+  const auto s = random_scalars(4000, rng);
+  for (unsigned rounds : {1u, 2u, 8u})
+    for (std::size_t n : {1, 2, 3, 31, 1023, 1025, 4000}) {
+      std::vector<ec::g2_affine> bn(b.begin(), b.begin() + n);
+      std::vector<fr> sn(s.begin(), s.begin() + n);
+      cuda::g1_msm_options o;
+      o.g2_affine_rounds = rounds;
+      o.affine_min_points = 0;  // the rounds at any size
+      expect_same(gpu_msm(bn, sn, o), cpu_msm(bn, sn), "rounds=" + std::to_string(rounds) + " n=" + std::to_string(n));
+    }
+  const ec::g2_jacobian want = cpu_msm(b, s);
+  for (unsigned range : {16u, 16384u})
+    for (unsigned c : {3u, 6u}) {
+      cuda::g1_msm_options o;
+      o.g2_affine_rounds = 3;
+      o.affine_min_points = 0;  // the rounds at any size
+      o.g2_affine_range = range;
+      o.window_bits = c;
+      o.affine_local_prefix = true;  // G2 always runs the global-scratch kernel
+      expect_same(gpu_msm(b, s, o), want, "range=" + std::to_string(range) + " c=" + std::to_string(c));
+    }
+  // Below affine_min_points (default 2^20) a Pippenger MSM runs without the rounds.
+  cuda::g1_msm_options o;
+  o.g2_affine_rounds = 2;
+  o.profile = true;
+  expect_same(gpu_msm(b, s, o), want, "rounds below affine_min_points");
+  EXPECT_EQ(context().profile().affine_rounds_done, 0u);
+  o.affine_min_points = b.size();
+  expect_same(gpu_msm(b, s, o), want, "rounds at affine_min_points");
+  EXPECT_GT(context().profile().affine_rounds_done, 0u);
+  cuda::test_support::check_batch_affine_exceptional<ec::g2_curve>(rng, 2500);
+}
+
 // Zero, one and 0/1-heavy scalars; bases at infinity; device scalars; density filter.
 TEST(CudaG2Msm, EdgesDeviceScalarsAndDensity) {
   REQUIRE_GPU();
@@ -171,10 +212,23 @@ TEST(CudaG2Msm, EdgesDeviceScalarsAndDensity) {
 }
 
 // msm_mostly_binary (the 0/1 split of the L, A and B MSMs) against the CPU.
+// The 0/1 split with the default options (G2: the ones halved by batch-affine rounds), with the
+// ones halved in chunks of 1,000 entries and with one round, and with the plain ones' pass.
 TEST(CudaG2Msm, MostlyBinaryMatchesCpu) {
   REQUIRE_GPU();
   test::seeded_rng rng;
-  cuda::test_support::check_mostly_binary<ec::g2_curve>(rng);
+  std::string error;
+  cuda::g1_msm_options chunked, one_round, plain;
+  chunked.affine_max_pairs_per_sort = 1000;
+  one_round.g2_affine_rounds = 1;
+  plain.g2_affine_rounds = 0;
+  for (const cuda::g1_msm_options& o : {cuda::g1_msm_options{}, chunked, one_round, plain}) {
+    SCOPED_TRACE("g2_affine_rounds " + std::to_string(o.g2_affine_rounds) + ", affine_max_pairs_per_sort " +
+                 std::to_string(o.affine_max_pairs_per_sort));
+    ASSERT_TRUE(context().set_options(o, error)) << error;
+    cuda::test_support::check_mostly_binary<ec::g2_curve>(rng);
+  }
+  ASSERT_TRUE(context().set_options({}, error)) << error;
 }
 
 TEST(CudaG2Msm, StreamedBasesMatchCpu) {

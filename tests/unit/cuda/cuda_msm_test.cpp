@@ -218,6 +218,7 @@ TEST(CudaMsm, BatchAffineMatchesCpuRandom) {
       std::vector<fr> sn(s.begin(), s.begin() + n);
       cuda::g1_msm_options o;
       o.affine_rounds = rounds;
+      o.affine_min_points = 0;  // the rounds at any size
       expect_same(gpu_msm(bn, sn, o), cpu_msm(bn, sn), "rounds=" + std::to_string(rounds) + " n=" + std::to_string(n));
     }
   const ec::g1_jacobian want = cpu_msm(b, s);
@@ -226,6 +227,7 @@ TEST(CudaMsm, BatchAffineMatchesCpuRandom) {
   for (unsigned variant = 0; variant < 3; ++variant) {
     cuda::g1_msm_options o;
     o.affine_rounds = 2;
+    o.affine_min_points = 0;  // the rounds at any size
     o.affine_local_prefix = variant == 0;
     o.affine_range = variant == 1 ? 16 : 16384;
     o.window_bits = 5;
@@ -234,6 +236,7 @@ TEST(CudaMsm, BatchAffineMatchesCpuRandom) {
   for (unsigned c : {3u, 4u, 7u, 13u}) {
     cuda::g1_msm_options o;
     o.affine_rounds = 3;
+    o.affine_min_points = 0;  // the rounds at any size
     o.window_bits = c;
     expect_same(gpu_msm(b, s, o), want, "rounds=3 c=" + std::to_string(c));
     o.max_pairs_per_sort = b.size();  // one window per sort
@@ -242,66 +245,11 @@ TEST(CudaMsm, BatchAffineMatchesCpuRandom) {
   }
 }
 
-// The exceptional cases of the affine addition: zero and one scalars (one bucket holds every
-// point), bases at infinity, P + P (the same base twice with the same scalar: doubling) and
-// P + (-P) (a base and its negation, or the same base with s and -s: infinity), repeated
-// bases as in the benchmark; each with several round counts and windows.
+// The exceptional cases of the affine addition (msm_test_support.hpp lists them).
 TEST(CudaMsm, BatchAffineExceptionalCases) {
   REQUIRE_GPU();
   test::seeded_rng rng;
-  const std::size_t n = 6000;
-  const auto d = random_bases(97, rng);
-  auto run_all = [&](const std::vector<ec::g1_affine>& b, const std::vector<fr>& s, const std::string& what) {
-    const ec::g1_jacobian want = cpu_msm(b, s);
-    for (unsigned rounds : {1u, 3u, 6u})
-      for (unsigned c : {0u, 4u, 9u}) {
-        cuda::g1_msm_options o;
-        o.affine_rounds = rounds;
-        o.window_bits = c;
-        expect_same(gpu_msm(b, s, o), want,
-                    what + " rounds=" + std::to_string(rounds) + " c=" + std::to_string(c));
-      }
-  };
-  auto random_b = random_bases(n, rng);
-  std::vector<fr> zeros(n, fr::zero()), ones(n, fr::one()), minus_ones(n, -fr::one());
-  run_all(random_b, zeros, "all zero");
-  run_all(random_b, ones, "all one");
-  run_all(random_b, minus_ones, "all minus one");
-  std::vector<fr> mixed(n);
-  for (auto& x : mixed) {
-    const uint64_t r = rng() % 100;
-    x = r < 80 ? fr::zero() : r < 97 ? fr::one() : r < 98 ? fr::from_u64(2) : fr::random(rng);
-  }
-  run_all(random_b, mixed, "0/1-heavy");
-  std::vector<fr> single(n, fr::zero());
-  single[n / 3] = fr::one();
-  run_all(random_b, single, "one scalar 1");
-  auto s = random_scalars(n, rng);
-  auto inf_b = random_b;
-  for (std::size_t i = 0; i < n; i += 7) inf_b[i] = ec::g1_affine::identity();
-  for (std::size_t i = 100; i < 200; ++i) inf_b[i] = ec::g1_affine::identity();  // a run of infinities
-  run_all(inf_b, s, "infinity bases");
-  run_all(inf_b, ones, "infinity bases, all one");
-  // Pairs (2j, 2j + 1) with equal scalars: the same base (doubling) or base and negation.
-  std::vector<ec::g1_affine> twice(n), negated(n);
-  std::vector<fr> paired(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    twice[i] = d[(i / 2) % d.size()];
-    negated[i] = i % 2 ? -d[(i / 2) % d.size()] : d[(i / 2) % d.size()];
-    paired[i] = i % 2 ? paired[i - 1] : fr::random(rng);
-  }
-  run_all(twice, paired, "P + P");
-  run_all(twice, ones, "P + P, all one");
-  run_all(negated, paired, "P + (-P)");
-  run_all(negated, ones, "P + (-P), all one");
-  std::vector<fr> plus_minus(n);  // the same base with s and -s
-  for (std::size_t i = 0; i < n; ++i) plus_minus[i] = i % 2 ? -paired[i - 1] : paired[i];
-  run_all(twice, plus_minus, "s P + (-s) P");
-  // Repeated bases (the benchmark's layout) with random and one scalars.
-  std::vector<ec::g1_affine> repeated(n);
-  for (std::size_t i = 0; i < n; ++i) repeated[i] = d[i % 7];
-  run_all(repeated, s, "7 repeated bases");
-  run_all(repeated, ones, "7 repeated bases, all one");
+  cuda::test_support::check_batch_affine_exceptional<ec::g1_curve>(rng, 6000);
 }
 
 TEST(CudaMsm, RejectsBadOptions) {
@@ -325,12 +273,21 @@ TEST(CudaMsm, RejectsBadOptions) {
   o.affine_rounds = 9;
   EXPECT_FALSE(context().set_options(o, error));
   o = {};
+  o.g2_affine_rounds = 9;
+  EXPECT_FALSE(context().set_options(o, error));
+  o = {};
   o.affine_range = 1000;
   EXPECT_FALSE(context().set_options(o, error));
   o.affine_range = 8;
   EXPECT_FALSE(context().set_options(o, error));
   o.affine_range = 16;  // the smallest allowed
   EXPECT_TRUE(context().set_options(o, error)) << error;
+  o = {};
+  o.g2_affine_range = 48;
+  EXPECT_FALSE(context().set_options(o, error));
+  o = {};
+  o.affine_max_pairs_per_sort = 0;
+  EXPECT_FALSE(context().set_options(o, error));
   EXPECT_TRUE(context().set_options({}, error)) << error;
 }
 

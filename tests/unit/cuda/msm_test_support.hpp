@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend/cuda/field_selftest.hpp"
@@ -84,8 +85,9 @@ ec::jacobian_point<Curve> cpu_msm(const std::vector<ec::affine_point<Curve>>& b,
   return msm::multiexp<Curve>(std::span<const ec::affine_point<Curve>>(b), std::span<const ff::fr>(s), ex);
 }
 
-// CUZK_TEST_AFFINE_ROUNDS=R runs every G1 test MSM that leaves affine_rounds at 0 with R
-// batch-affine halving rounds instead, so the whole suite can be repeated over that path.
+// CUZK_TEST_AFFINE_ROUNDS=R runs every test MSM that leaves its curve's halving rounds at 0
+// (affine_rounds for G1, g2_affine_rounds for G2) with R batch-affine halving rounds instead, so
+// the whole suite can be repeated over that path.
 inline unsigned affine_rounds_override() {
   static const unsigned r = [] {
     const char* env = std::getenv("CUZK_TEST_AFFINE_ROUNDS");
@@ -101,7 +103,11 @@ ec::jacobian_point<Curve> gpu_msm(const std::vector<ec::affine_point<Curve>>& b,
   std::string error;
   typename device_bases_for<Curve>::type db;
   EXPECT_TRUE(db.upload(b, error)) << error;
-  if (o.affine_rounds == 0) o.affine_rounds = affine_rounds_override();
+  unsigned& rounds = std::is_same_v<Curve, ec::g2_curve> ? o.g2_affine_rounds : o.affine_rounds;
+  if (affine_rounds_override() != 0 && rounds == 0) {
+    rounds = affine_rounds_override();
+    o.affine_min_points = 0;
+  }
   EXPECT_TRUE(context().set_options(o, error)) << error;
   ec::jacobian_point<Curve> out;
   EXPECT_TRUE(context().msm(db, std::span<const ff::fr>(s), out, error)) << error;
@@ -113,6 +119,68 @@ ec::jacobian_point<Curve> gpu_msm(const std::vector<ec::affine_point<Curve>>& b,
 template <class Curve>
 void expect_same(const ec::jacobian_point<Curve>& got, const ec::jacobian_point<Curve>& want, const std::string& what) {
   EXPECT_EQ(got.to_affine(), want.to_affine()) << what;
+}
+
+// The exceptional cases of the batch-affine halving rounds on one curve (n points): zero and
+// one scalars (one bucket holds every point), bases at infinity, P + P (the same base twice with
+// the same scalar: doubling) and P + (-P) (a base and its negation, or the same base with s and
+// -s: infinity), repeated bases as in the benchmarks; each with several round counts and windows.
+template <class Curve>
+void check_batch_affine_exceptional(test::seeded_rng& rng, std::size_t n) {
+  using fr = ff::fr;
+  using affine = ec::affine_point<Curve>;
+  const auto d = random_bases<Curve>(97, rng);
+  auto run_all = [&](const std::vector<affine>& b, const std::vector<fr>& s, const std::string& what) {
+    const ec::jacobian_point<Curve> want = cpu_msm(b, s);
+    for (unsigned rounds : {1u, 3u, 6u})
+      for (unsigned c : {0u, 4u, 9u}) {
+        g1_msm_options o;
+        (std::is_same_v<Curve, ec::g2_curve> ? o.g2_affine_rounds : o.affine_rounds) = rounds;
+        o.affine_min_points = 0;  // the rounds at any size
+        o.window_bits = c;
+        expect_same(gpu_msm(b, s, o), want, what + " rounds=" + std::to_string(rounds) + " c=" + std::to_string(c));
+      }
+  };
+  auto random_b = random_bases<Curve>(n, rng);
+  std::vector<fr> zeros(n, fr::zero()), ones(n, fr::one()), minus_ones(n, -fr::one());
+  run_all(random_b, zeros, "all zero");
+  run_all(random_b, ones, "all one");
+  run_all(random_b, minus_ones, "all minus one");
+  std::vector<fr> mixed(n);
+  for (auto& x : mixed) {
+    const uint64_t r = rng() % 100;
+    x = r < 80 ? fr::zero() : r < 97 ? fr::one() : r < 98 ? fr::from_u64(2) : fr::random(rng);
+  }
+  run_all(random_b, mixed, "0/1-heavy");
+  std::vector<fr> single(n, fr::zero());
+  single[n / 3] = fr::one();
+  run_all(random_b, single, "one scalar 1");
+  auto s = random_scalars(n, rng);
+  auto inf_b = random_b;
+  for (std::size_t i = 0; i < n; i += 7) inf_b[i] = affine::identity();
+  for (std::size_t i = 100; i < 200; ++i) inf_b[i] = affine::identity();  // a run of infinities
+  run_all(inf_b, s, "infinity bases");
+  run_all(inf_b, ones, "infinity bases, all one");
+  // Pairs (2j, 2j + 1) with equal scalars: the same base (doubling) or base and negation.
+  std::vector<affine> twice(n), negated(n);
+  std::vector<fr> paired(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    twice[i] = d[(i / 2) % d.size()];
+    negated[i] = i % 2 ? -d[(i / 2) % d.size()] : d[(i / 2) % d.size()];
+    paired[i] = i % 2 ? paired[i - 1] : fr::random(rng);
+  }
+  run_all(twice, paired, "P + P");
+  run_all(twice, ones, "P + P, all one");
+  run_all(negated, paired, "P + (-P)");
+  run_all(negated, ones, "P + (-P), all one");
+  std::vector<fr> plus_minus(n);  // the same base with s and -s
+  for (std::size_t i = 0; i < n; ++i) plus_minus[i] = i % 2 ? -paired[i - 1] : paired[i];
+  run_all(twice, plus_minus, "s P + (-s) P");
+  // Repeated bases (the benchmarks' layout) with random and one scalars.
+  std::vector<affine> repeated(n);
+  for (std::size_t i = 0; i < n; ++i) repeated[i] = d[i % 7];
+  run_all(repeated, s, "7 repeated bases");
+  run_all(repeated, ones, "7 repeated bases, all one");
 }
 
 // g1_msm_context::msm_mostly_binary against the CPU on one curve: scalars drawn as `zeros`%
