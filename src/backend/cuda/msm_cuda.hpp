@@ -167,7 +167,8 @@ struct g1_msm_options {
   // The same rounds for G2 (the global-scratch kernel only). An affine G2 addition is 17 Fp
   // products plus its share of an Fp2 inversion, against 28 for the XYZZ one.
   // Measured on the H200 (docs/gpu-msm-batch-affine.md, "G2"): 4 rounds at ranges of 128 take
-  // the G2 MSM 2^24 from 373 to 288 ms (~269 SM-cycles per affine addition, ~480 per mixed one).
+  // the G2 MSM 2^24 from 373 to 299 ms with the default group bound below (288 with all windows in
+  // one sort; ~269 SM-cycles per affine addition, ~480 per mixed one).
   unsigned g2_affine_rounds = 4;
   unsigned g2_affine_range = 128;
   // The halving arrays of a list of E entries: two affine arrays (typically E/2 and E/4 points; at
