@@ -129,21 +129,11 @@ TEST(CudaG2Msm, BatchAffineMatchesCpu) {
   test::seeded_rng rng;
   const auto b = random_bases(4000, rng);
   const auto s = random_scalars(4000, rng);
-  for (unsigned rounds : {1u, 2u, 8u})
-    for (std::size_t n : {1, 2, 3, 31, 1023, 1025, 4000}) {
-      std::vector<ec::g2_affine> bn(b.begin(), b.begin() + n);
-      std::vector<fr> sn(s.begin(), s.begin() + n);
-      cuda::g1_msm_options o;
-      o.g2_affine_rounds = rounds;
-      o.affine_min_points = 0;  // the rounds at any size
-      expect_same(gpu_msm(bn, sn, o), cpu_msm(bn, sn), "rounds=" + std::to_string(rounds) + " n=" + std::to_string(n));
-    }
+  cuda::test_support::expect_rounds_match<ec::g2_curve>(b, s, {1, 2, 8}, {1, 2, 3, 31, 1023, 1025, 4000});
   const ec::g2_jacobian want = cpu_msm(b, s);
   for (unsigned range : {16u, 16384u})
     for (unsigned c : {3u, 6u}) {
-      cuda::g1_msm_options o;
-      o.g2_affine_rounds = 3;
-      o.affine_min_points = 0;  // the rounds at any size
+      cuda::g1_msm_options o = cuda::test_support::with_rounds<ec::g2_curve>(3);
       o.g2_affine_range = range;
       o.window_bits = c;
       o.affine_local_prefix = true;  // G2 always runs the global-scratch kernel

@@ -212,31 +212,20 @@ TEST(CudaMsm, BatchAffineMatchesCpuRandom) {
   test::seeded_rng rng;
   const auto b = random_bases(20000, rng);
   const auto s = random_scalars(20000, rng);
-  for (unsigned rounds : {1u, 2u, 3u, 8u})
-    for (std::size_t n : {1, 2, 3, 31, 1000, 1023, 1025, 4097, 20000}) {
-      std::vector<ec::g1_affine> bn(b.begin(), b.begin() + n);
-      std::vector<fr> sn(s.begin(), s.begin() + n);
-      cuda::g1_msm_options o;
-      o.affine_rounds = rounds;
-      o.affine_min_points = 0;  // the rounds at any size
-      expect_same(gpu_msm(bn, sn, o), cpu_msm(bn, sn), "rounds=" + std::to_string(rounds) + " n=" + std::to_string(n));
-    }
+  cuda::test_support::expect_rounds_match<ec::g1_curve>(b, s, {1, 2, 3, 8},
+                                                         {1, 2, 3, 31, 1000, 1023, 1025, 4097, 20000});
   const ec::g1_jacobian want = cpu_msm(b, s);
   // Kernel variants: running products in local memory (ranges of 512), the smallest (16) and the
   // largest range of the global variant.
   for (unsigned variant = 0; variant < 3; ++variant) {
-    cuda::g1_msm_options o;
-    o.affine_rounds = 2;
-    o.affine_min_points = 0;  // the rounds at any size
+    cuda::g1_msm_options o = cuda::test_support::with_rounds<ec::g1_curve>(2);
     o.affine_local_prefix = variant == 0;
     o.affine_range = variant == 1 ? 16 : 16384;
     o.window_bits = 5;
     expect_same(gpu_msm(b, s, o), want, "variant " + std::to_string(variant));
   }
   for (unsigned c : {3u, 4u, 7u, 13u}) {
-    cuda::g1_msm_options o;
-    o.affine_rounds = 3;
-    o.affine_min_points = 0;  // the rounds at any size
+    cuda::g1_msm_options o = cuda::test_support::with_rounds<ec::g1_curve>(3);
     o.window_bits = c;
     expect_same(gpu_msm(b, s, o), want, "rounds=3 c=" + std::to_string(c));
     o.max_pairs_per_sort = b.size();  // one window per sort

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -125,6 +126,27 @@ void expect_same(const ec::jacobian_point<Curve>& got, const ec::jacobian_point<
 // one scalars (one bucket holds every point), bases at infinity, P + P (the same base twice with
 // the same scalar: doubling) and P + (-P) (a base and its negation, or the same base with s and
 // -s: infinity), repeated bases as in the benchmarks; each with several round counts and windows.
+// Options with `rounds` batch-affine halving rounds for Curve, at any MSM size.
+template <class Curve>
+g1_msm_options with_rounds(unsigned rounds, g1_msm_options o = {}) {
+  (std::is_same_v<Curve, ec::g2_curve> ? o.g2_affine_rounds : o.affine_rounds) = rounds;
+  o.affine_min_points = 0;
+  return o;
+}
+
+// The first n of b and s with each round count against the CPU, for each n.
+template <class Curve>
+void expect_rounds_match(const std::vector<ec::affine_point<Curve>>& b, const std::vector<ff::fr>& s,
+                         std::initializer_list<unsigned> rounds, std::initializer_list<std::size_t> sizes) {
+  for (unsigned r : rounds)
+    for (std::size_t n : sizes) {
+      const std::vector<ec::affine_point<Curve>> bn(b.begin(), b.begin() + n);
+      const std::vector<ff::fr> sn(s.begin(), s.begin() + n);
+      expect_same(gpu_msm(bn, sn, with_rounds<Curve>(r)), cpu_msm(bn, sn),
+                  "rounds=" + std::to_string(r) + " n=" + std::to_string(n));
+    }
+}
+
 template <class Curve>
 void check_batch_affine_exceptional(test::seeded_rng& rng, std::size_t n) {
   using fr = ff::fr;
@@ -134,9 +156,7 @@ void check_batch_affine_exceptional(test::seeded_rng& rng, std::size_t n) {
     const ec::jacobian_point<Curve> want = cpu_msm(b, s);
     for (unsigned rounds : {1u, 3u, 6u})
       for (unsigned c : {0u, 4u, 9u}) {
-        g1_msm_options o;
-        (std::is_same_v<Curve, ec::g2_curve> ? o.g2_affine_rounds : o.affine_rounds) = rounds;
-        o.affine_min_points = 0;  // the rounds at any size
+        g1_msm_options o = with_rounds<Curve>(rounds);
         o.window_bits = c;
         expect_same(gpu_msm(b, s, o), want, what + " rounds=" + std::to_string(rounds) + " c=" + std::to_string(c));
       }
