@@ -236,8 +236,10 @@ bool run_streamed(cuda::g1_msm_context& ctx, const cuda::g1_device_bases& bases,
 // G2 batch-affine halving (cuda_msm_bench affine g2 [max_log (24)] [min_log (16)]): per size the
 // plain XYZZ path, then 1..5 rounds at ranges of 32..256 entries (median of 3, phases from a
 // profiled run; aff_cyc = halving SM-cycles per affine addition; vs_0 against the plain path),
-// windows around the default at the two largest sizes, and smaller window groups. Every result
-// checked.
+// windows around the default at the two largest sizes, and smaller window groups. The halving
+// arrays are bounded by the sort's pair budget only (2^28 entries: up to ~48 GB at 2^24; the
+// library's default bound, affine_max_pairs_per_sort, is what `cuda_msm_bench g2` measures).
+// Every result checked.
 template <class Expected>
 bool run_g2_affine(cuda::g1_msm_context& ctx, const cuda::g2_device_bases& bases, const cuda::device_fr_vector& scalars,
                    unsigned max_log, unsigned min_log, Expected expected) {
@@ -254,6 +256,7 @@ bool run_g2_affine(cuda::g1_msm_context& ctx, const cuda::g2_device_bases& bases
     o.g2_affine_range = range;
     o.affine_min_points = 0;
     if (pairs) o.max_pairs_per_sort = pairs;
+    o.affine_max_pairs_per_sort = o.max_pairs_per_sort;  // the sweep's groups: the sort's pair budget
     if (!ctx.set_options(o, error)) die(error);
     ec::g2_jacobian out;
     auto once = [&] {
