@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include <toml++/toml.h>
 
@@ -18,6 +19,23 @@ using engine::errc;
 using engine::error;
 
 namespace {
+
+// The spellings of the enumerated keys, read by the parser and written by to_toml.
+constexpr std::pair<std::string_view, backend_kind> backend_names[] = {
+    {"auto", backend_kind::auto_select}, {"cpu", backend_kind::cpu}, {"cuda", backend_kind::cuda}};
+constexpr std::pair<std::string_view, srs_residency_kind> residency_names[] = {
+    {"auto", srs_residency_kind::auto_select},
+    {"device", srs_residency_kind::device},
+    {"streamed", srs_residency_kind::streamed}};
+constexpr std::pair<std::string_view, log_format> format_names[] = {{"text", log_format::text},
+                                                                    {"json", log_format::json}};
+
+template <class E, std::size_t N>
+std::string_view name_of(const std::pair<std::string_view, E> (&names)[N], E v) {
+  for (const auto& [name, e] : names)
+    if (e == v) return name;
+  return "?";
+}
 
 // Known keys per section. Keeping the list next to the readers below is what makes "unknown key"
 // errors possible; add a key in both places.
@@ -78,6 +96,24 @@ class reader {
     if (!n) return;
     if (auto v = n->value<std::string>(); v && n->is_string()) out = *v;
     else fail(sec, key, n, "expected a string");
+  }
+
+  // A string key naming one of `names` (the spellings to_toml writes back).
+  template <class E, std::size_t N>
+  void choice(std::string_view sec, std::string_view key, E& out, const std::pair<std::string_view, E> (&names)[N]) {
+    const auto* n = find(sec, key);
+    if (!n) return;
+    std::string v;
+    str(sec, key, v);
+    std::string all;
+    for (const auto& [name, e] : names) {
+      if (v == name) {
+        out = e;
+        return;
+      }
+      all.append(all.empty() ? "" : ", ").append(name);
+    }
+    fail(sec, key, n, "\"" + v + "\" is not one of " + all);
   }
 
   void size(std::string_view sec, std::string_view key, std::uint64_t& out) {
@@ -200,23 +236,8 @@ bool built_with_cuda() {
 #endif
 }
 
-std::string_view to_string(backend_kind b) {
-  switch (b) {
-    case backend_kind::auto_select: return "auto";
-    case backend_kind::cpu: return "cpu";
-    case backend_kind::cuda: return "cuda";
-  }
-  return "?";
-}
-
-std::string_view to_string(srs_residency_kind k) {
-  switch (k) {
-    case srs_residency_kind::auto_select: return "auto";
-    case srs_residency_kind::device: return "device";
-    case srs_residency_kind::streamed: return "streamed";
-  }
-  return "auto";
-}
+std::string_view to_string(backend_kind b) { return name_of(backend_names, b); }
+std::string_view to_string(srs_residency_kind k) { return name_of(residency_names, k); }
 
 backend_kind resolve_backend(const daemon_config& cfg) {
   if (cfg.gpus.backend != backend_kind::auto_select) return cfg.gpus.backend;
@@ -297,14 +318,7 @@ engine::result<daemon_config> parse_config(std::string_view text, std::string_vi
   r.size("memory", "safety_margin", c.memory.safety_margin);
   r.duration("memory", "eviction_min_idle", c.memory.eviction_min_idle);
 
-  if (const auto* n = r.find("gpus", "backend")) {
-    std::string b;
-    r.str("gpus", "backend", b);
-    if (b == "auto") c.gpus.backend = backend_kind::auto_select;
-    else if (b == "cpu") c.gpus.backend = backend_kind::cpu;
-    else if (b == "cuda") c.gpus.backend = backend_kind::cuda;
-    else r.fail("gpus", "backend", n, "\"" + b + "\" is not one of auto, cpu, cuda");
-  }
+  r.choice("gpus", "backend", c.gpus.backend, backend_names);
   // A list of ordinals, or "all" (every visible device; the same as leaving the key out).
   if (const auto* n = r.find("gpus", "devices"); n && n->is_string()) {
     if (*n->value<std::string>() != "all") {
@@ -316,14 +330,7 @@ engine::result<daemon_config> parse_config(std::string_view text, std::string_vi
   }
   r.u32("gpus", "gpu_workers_per_device", c.gpus.gpu_workers_per_device, 1, 16);
   r.u32("gpus", "gpu_threads", c.gpus.gpu_threads, 0, 4096);
-  if (const auto* n = r.find("gpus", "srs_residency")) {
-    std::string v;
-    r.str("gpus", "srs_residency", v);
-    if (v == "auto") c.gpus.srs_residency = srs_residency_kind::auto_select;
-    else if (v == "device") c.gpus.srs_residency = srs_residency_kind::device;
-    else if (v == "streamed") c.gpus.srs_residency = srs_residency_kind::streamed;
-    else r.fail("gpus", "srs_residency", n, "\"" + v + "\" is not one of auto, device, streamed");
-  }
+  r.choice("gpus", "srs_residency", c.gpus.srs_residency, residency_names);
 
   r.u32("scheduler", "max_batch_size", c.scheduler.max_batch_size, 1, 64);
   r.ms_integer("scheduler", "max_batch_wait_ms", c.scheduler.max_batch_wait);
@@ -338,13 +345,7 @@ engine::result<daemon_config> parse_config(std::string_view text, std::string_vi
   r.u32("synthesis", "concurrency", c.synthesis.concurrency, 1, 256);
 
   r.str("logging", "level", c.logging.level);
-  if (const auto* n = r.find("logging", "format")) {
-    std::string f;
-    r.str("logging", "format", f);
-    if (f == "text") c.logging.format = log_format::text;
-    else if (f == "json") c.logging.format = log_format::json;
-    else r.fail("logging", "format", n, "\"" + f + "\" is not one of text, json");
-  }
+  r.choice("logging", "format", c.logging.format, format_names);
   if (r.err) return *r.err;
   if (auto v = validate_config(c); !v) {
     return error{errc::invalid_argument, std::string(origin) + ": " + v.error().message};
@@ -466,7 +467,7 @@ std::string to_toml(const daemon_config& c) {
     << "concurrency = " << c.synthesis.concurrency << "\n\n"
     << "[logging]\n"
     << "level = " << quote(c.logging.level) << "\n"
-    << "format = " << quote(c.logging.format == log_format::json ? "json" : "text") << "\n";
+    << "format = " << quote(name_of(format_names, c.logging.format)) << "\n";
   return o.str();
 }
 

@@ -241,13 +241,10 @@ std::size_t cuda_backend::msm_scratch_bytes(std::size_t n, std::size_t n_g2, std
   // Plus the 0/1 split of msm_mostly_binary (its own buffers): a code per position, the rest's
   // compact bases and scalars (at most n / 8: 96 + 32 B for G1, 192 + 32 B for G2) and the
   // ones' partial sums; and the streamed MSMs' two chunk buffers.
-  // Plus, when the G2 split halves its ones, their arrays for one chunk (the list of a single
-  // bucket pairs completely: half and a quarter of the chunk's points, running products for half)
-  // and the split's word counts and offsets (8 B per 16 positions).
+  // Plus, when the G2 split halves its ones, their arrays for one chunk.
   const std::size_t split = n + n / 8 * (96 + 32) + n_g2 / 8 * (192 + 32) + (std::size_t{64} << 20);
   const bool halving = n_g2 > 0 && msm_->options().g2_affine_rounds > 0;
-  const std::size_t affine = halving ? std::min(n_g2, prover_affine_pairs) * (192 / 2 + 192 / 4 + 96 / 2 + 4) + n_g2 / 2
-                                     : 0;
+  const std::size_t affine = halving ? g2_ones_halving_bytes(std::min(n_g2, prover_affine_pairs), n_g2) : 0;
   return std::max(g1_msm_scratch_estimate(n), g2_msm_scratch_estimate(n_g2)) + split + affine + chunk_buffers;
 }
 

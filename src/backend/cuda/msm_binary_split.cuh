@@ -123,24 +123,24 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sum_ones_kernel(const uint
 // that an exclusive scan leaves the total there), then each word's ones in position order at its
 // offset: vals = position << 1 (sign +), keys = 1 (one bucket of digit 1; the halving pairs
 // consecutive entries of equal keys, so every entry of a range pairs).
+// The ones of word j (positions 16 j .. 16 j + 15, those below n).
+__device__ __forceinline__ uint32_t word_ones(const uint8_t* codes, std::size_t n, std::size_t j) {
+  uint32_t mask = ones_mask16(codes + 16 * j);
+  if (n - 16 * j < 16) mask &= (1u << (n - 16 * j)) - 1u;
+  return mask;
+}
 __global__ void count_ones_kernel(const uint8_t* __restrict__ codes, std::size_t n, std::size_t words,
                                   uint32_t* __restrict__ counts) {
   const std::size_t j = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j > words) return;
-  uint32_t mask = 0;
-  if (j < words) {
-    mask = ones_mask16(codes + 16 * j);
-    if (n - 16 * j < 16) mask &= (1u << (n - 16 * j)) - 1u;
-  }
-  counts[j] = static_cast<uint32_t>(__popc(mask));
+  counts[j] = j < words ? static_cast<uint32_t>(__popc(word_ones(codes, n, j))) : 0u;
 }
 __global__ void list_ones_kernel(const uint8_t* __restrict__ codes, std::size_t n, std::size_t words,
                                  const uint32_t* __restrict__ offsets, uint32_t* __restrict__ keys,
                                  uint32_t* __restrict__ vals) {
   const std::size_t j = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= words) return;
-  uint32_t mask = ones_mask16(codes + 16 * j);
-  if (n - 16 * j < 16) mask &= (1u << (n - 16 * j)) - 1u;
+  uint32_t mask = word_ones(codes, n, j);
   for (uint32_t o = offsets[j]; mask != 0; ++o, mask &= mask - 1) {
     keys[o] = 1;
     vals[o] = static_cast<uint32_t>(16 * j + (__ffs(mask) - 1)) << 1;

@@ -654,9 +654,8 @@ struct g1_msm_context::impl {
                                upload_ms_host);
   }
   // The ones of the G2 split by halving rounds, into `parts` partial sums in `out`.
-  template <class C>
-  bool sum_ones_halving(const typename C::affine* b, std::size_t n, unsigned rounds, std::size_t parts,
-                        typename C::xyzz* out, std::string& error);
+  bool sum_ones_halving(const g2_affine_dev* b, std::size_t n, unsigned rounds, std::size_t parts,
+                        dev::g2_xyzz_dev* out, std::string& error);
   // The 0/1 split over raw device arrays (sizes checked by the caller).
   template <class C, class Point>
   bool msm_binary(const typename C::affine* b, const ff::fr* scalars, std::size_t n, Point& out, std::string& error);
@@ -757,6 +756,14 @@ bool g1_msm_context::impl::halve(unsigned c, unsigned rounds, const uint32_t*& k
     ++prof.affine_rounds_done;
   }
   return true;
+}
+
+std::size_t g2_ones_halving_bytes(std::size_t chunk, std::size_t n) {
+  // One bucket pairs completely: round 1 writes chunk / 2 points, round 2 chunk / 4 (later rounds
+  // reuse both arrays), the running products of chunk / 2 pairs, and 4 B per entry of pair
+  // positions and range counts; the word counts and offsets of n positions (8 B per 16, rounded up).
+  constexpr std::size_t point = sizeof(g2_affine_dev), field = sizeof(dev::fp2_dev);
+  return chunk * (point / 2 + point / 4 + field / 2 + 4) + n / 2;
 }
 
 g1_msm_context::g1_msm_context() : impl_(std::make_unique<impl>()) {}
@@ -1132,9 +1139,13 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   // affine G2 addition costs ~270 SM-cycles against ~480 for the mixed one; G1's ~112 does not
   // beat its ~111, so G1 keeps the plain pass).
   constexpr unsigned ones_min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
-  if (std::is_same_v<C, g2c> && opt.g2_affine_rounds > 0) {
-    if (!sum_ones_halving<C>(b, n, opt.g2_affine_rounds, used, split_parts0.as<xyzz_dev>(), error)) return false;
-  } else {
+  bool halved = false;
+  if constexpr (std::is_same_v<C, g2c>) {
+    halved = opt.g2_affine_rounds > 0;
+    if (halved && !sum_ones_halving(b, n, opt.g2_affine_rounds, used, split_parts0.as<xyzz_dev>(), error))
+      return false;
+  }
+  if (!halved) {
     binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks>
         <<<grid_for(used, block_threads), block_threads, 0, stream>>>(split_codes.as<uint8_t>(), b, n, range, used,
                                                                         split_parts0.as<xyzz_dev>());
@@ -1182,10 +1193,10 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
 // entries added into the `parts` partial sums. Scratch: the list twice (keys0 / vals0 and, one
 // chunk long, keys1 / vals1, which the rest's Pippenger reuses after) and the halving arrays of
 // one chunk (~192 B per entry).
-template <class C>
-bool g1_msm_context::impl::sum_ones_halving(const typename C::affine* b, std::size_t n, unsigned rounds,
-                                            std::size_t parts, typename C::xyzz* out, std::string& error) {
-  using xyzz_dev = typename C::xyzz;
+bool g1_msm_context::impl::sum_ones_halving(const g2_affine_dev* b, std::size_t n, unsigned rounds,
+                                            std::size_t parts, dev::g2_xyzz_dev* out, std::string& error) {
+  using C = g2c;
+  using xyzz_dev = C::xyzz;
   const std::size_t words = (n + 15) / 16;
   uint32_t ones = 0;
   if (!ok(cudaMemsetAsync(out, 0, parts * sizeof(xyzz_dev), stream), "cudaMemsetAsync (ones sums)", error) ||
@@ -1206,7 +1217,7 @@ bool g1_msm_context::impl::sum_ones_halving(const typename C::affine* b, std::si
   for (std::size_t s = 0; s < ones; s += chunk) {
     const uint32_t* keys = keys0.as<uint32_t>() + s;
     const uint32_t* vals = vals0.as<uint32_t>() + s;
-    const typename C::affine* pts = b;
+    const g2_affine_dev* pts = b;
     std::size_t count = std::min<std::size_t>(chunk, ones - s);
     if (!halve<C>(1, rounds, keys, vals, keys1.as<uint32_t>(), vals1.as<uint32_t>(), pts, count, error)) return false;
     if (count == 0) continue;

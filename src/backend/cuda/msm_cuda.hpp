@@ -189,6 +189,11 @@ struct g1_msm_options {
   bool profile = false;               // time each phase (adds synchronisation; see profile())
 };
 
+// Device scratch of msm_mostly_binary's G2 ones halved in chunks of `chunk` entries (the halving
+// arrays of one chunk) for n positions (the word counts): what a caller that reserves device
+// memory adds when g2_affine_rounds > 0.
+std::size_t g2_ones_halving_bytes(std::size_t chunk, std::size_t n);
+
 // Milliseconds per phase of the last msm call (profile = true), summed over window groups.
 struct g1_msm_profile {
   double scalars_ms = 0;     // upload (host scalars) + canonical form + sign fold
