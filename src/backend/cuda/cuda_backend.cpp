@@ -199,7 +199,7 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
     return nullptr;
   }
   b->srs_ = options.srs ? options.srs : std::make_shared<device_srs_cache>(1);
-  b->spmv_ = spmv_context::create(options.pinned.get(), error, &cpu_executor);
+  b->spmv_ = spmv_context::create(options.pinned.get(), error, &cpu_executor, options.pipelined_witness_encode);
   if (!b->spmv_) return nullptr;
   b->msm_ = g1_msm_context::create(error);
   if (!b->msm_) return nullptr;

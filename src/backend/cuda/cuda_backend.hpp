@@ -161,6 +161,9 @@ struct cuda_backend_options {
   std::size_t arbiter_margin_bytes = std::size_t{2} << 30;
   // Stages the witness upload (double-buffered chunks). Null: pageable copies.
   std::shared_ptr<pinned_host_pool> pinned;
+  // The packed upload's encode as one pipeline over the CPU executor's threads instead of one
+  // parallel_for per 2^20-value chunk (spmv_context::create); off until measured on the H200.
+  bool pipelined_witness_encode = false;
   // Null: a private cache of one entry. Give one only together with `arbiter`.
   std::shared_ptr<device_srs_cache> srs;
   srs_residency residency = srs_residency::automatic;

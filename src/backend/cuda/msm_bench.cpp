@@ -90,7 +90,13 @@ double best_floor_ms(double n, unsigned* best_c = nullptr, const curve_costs& k 
 }
 
 const char* mul_name(cuda::fp_mul_kernel k) {
-  return k == cuda::fp_mul_kernel::ptx32 ? "ptx32" : k == cuda::fp_mul_kernel::ptx32_call ? "ptx32_call" : "portable64";
+  switch (k) {
+    case cuda::fp_mul_kernel::ptx32: return "ptx32";
+    case cuda::fp_mul_kernel::ptx32_call: return "ptx32_call";
+    case cuda::fp_mul_kernel::ptx32_call2: return "ptx32_call2";
+    case cuda::fp_mul_kernel::portable64: break;
+  }
+  return "portable64";
 }
 
 struct row {
@@ -500,10 +506,18 @@ int main(int argc, char** argv) {
 
   if (binary_mode) {
     // --- the 0/1 split on the PoRep mix: 2^max_log (an L or A MSM at 2^27) down to 2^min_log ---------
+    // Each size with the ones listed (the default) and with the pass over positions, then listed
+    // with the paired products.
     for (unsigned k = max_log; k + 1 > min_log && k >= 10; k -= 2)
-      if (!bench_binary<cuda::g1_device_bases, ec::g1_jacobian>(
-              *ctx, bases, "g1", k, [&](const std::vector<fr>& sc) { return expected_for(sc, sc.size()); }))
-        return 2;
+      for (int variant : {0, 1, 2}) {
+        cuda::g1_msm_options o;
+        o.g1_ones_listed = variant != 1;
+        if (variant == 2) o.mul = cuda::fp_mul_kernel::ptx32_call2;
+        std::printf("g1_ones_listed %d %s: ", o.g1_ones_listed ? 1 : 0, mul_name(o.mul));
+        if (!bench_binary<cuda::g1_device_bases, ec::g1_jacobian>(
+                *ctx, bases, "g1", k, [&](const std::vector<fr>& sc) { return expected_for(sc, sc.size()); }, o))
+          return 2;
+      }
     return 0;
   }
   if (streamed_mode) return run_streamed(*ctx, bases, scalars, max_log, min_log, expected_for, host_scalars) ? 0 : 2;
@@ -640,7 +654,8 @@ int main(int argc, char** argv) {
     if (k > max_log || k < min_log) continue;
     const std::size_t n = std::size_t{1} << k;
     std::printf("multiplier / min_blocks 2^%u:", k);
-    for (auto mul : {cuda::fp_mul_kernel::ptx32, cuda::fp_mul_kernel::ptx32_call, cuda::fp_mul_kernel::portable64})
+    for (auto mul : {cuda::fp_mul_kernel::ptx32, cuda::fp_mul_kernel::ptx32_call, cuda::fp_mul_kernel::ptx32_call2,
+                     cuda::fp_mul_kernel::portable64})
       for (unsigned mb : {1u, 2u}) {
         if (mul == cuda::fp_mul_kernel::portable64 && k == 26) continue;
         if (mul != cuda::fp_mul_kernel::ptx32_call && mb != 2) continue;  // twins: capped only

@@ -118,7 +118,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks) sum_ones_kernel(const uint
   dev::store_xyzz(out + t, acc);
 }
 
-// The ones as a list, for the G2 split's batch-affine halving (msm_cuda.cu, sum_ones_halving):
+// The ones as a list, for the G2 split's batch-affine halving and G1's balanced pass (msm_cuda.cu,
+// sum_ones_listed):
 // counts[j] = ones among the 16 positions of word j (words = ceil(n / 16); counts[words] = 0, so
 // that an exclusive scan leaves the total there), then each word's ones in position order at its
 // offset: vals = position << 1 (sign +), keys = 1 (one bucket of digit 1; the halving pairs
@@ -161,11 +162,20 @@ __global__ void __launch_bounds__(Threads, MinBlocks) add_listed_kernel(const ui
   if (t >= threads || t * range >= count) return;
   const std::size_t end = (t + 1) * range < count ? (t + 1) * range : count;
   typename C::xyzz acc = dev::load_xyzz(out + t);
-  for (std::size_t i = t * range; i < end; ++i) {
-    const uint32_t v = vals[i];
-    typename C::affine p = dev::load_affine(pts + (v >> 1));
+  // The next entry's point is loaded before the current addition, so its gather overlaps the
+  // products (as in sum_ones_kernel).
+  std::size_t i = t * range;
+  uint32_t v = vals[i];
+  typename C::affine next = dev::load_affine(pts + (v >> 1));
+  for (; i < end; ++i) {
+    typename C::affine p = next;
+    const uint32_t sign = v & 1;
+    if (i + 1 < end) {
+      v = vals[i + 1];
+      next = dev::load_affine(pts + (v >> 1));
+    }
     if (dev::is_infinity(p)) continue;
-    if (v & 1) dev::negate_y(p);
+    if (sign) dev::negate_y(p);
     acc = ops::add_mixed(acc, p);
   }
   dev::store_xyzz(out + t, acc);

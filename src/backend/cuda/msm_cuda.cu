@@ -625,10 +625,12 @@ struct g1_msm_context::impl {
                       ec::jacobian_point<typename host_curve_of<C>::type>& out, std::string& error,
                       double upload_ms_host) {
     if constexpr (std::is_same_v<C, g2c>) {
-      return run<g2c, dev::fp_mul_ptx_call>(b, dev_scalars, n, out, error, upload_ms_host);
+      return run<g2c, dev::g2_msm_mul>(b, dev_scalars, n, out, error, upload_ms_host);
     } else {
       switch (opt.mul) {
         case fp_mul_kernel::ptx32: return run<g1c, dev::fp_mul_ptx>(b, dev_scalars, n, out, error, upload_ms_host);
+        case fp_mul_kernel::ptx32_call2:
+          return run<g1c, dev::fp_mul_ptx_call2>(b, dev_scalars, n, out, error, upload_ms_host);
         case fp_mul_kernel::ptx32_call:
           return run<g1c, dev::fp_mul_ptx_call>(b, dev_scalars, n, out, error, upload_ms_host);
         case fp_mul_kernel::portable64: break;
@@ -653,9 +655,11 @@ struct g1_msm_context::impl {
     return run_configured<g2c>(static_cast<const g2_affine_dev*>(bases.device_data()), dev_scalars, n, out, error,
                                upload_ms_host);
   }
-  // The ones of the G2 split by halving rounds, into `parts` partial sums in `out`.
-  bool sum_ones_halving(const g2_affine_dev* b, std::size_t n, unsigned rounds, std::size_t parts,
-                        dev::g2_xyzz_dev* out, std::string& error);
+  // The ones of the split as a list, halved by `rounds` batch-affine rounds (G2) or added as
+  // listed (rounds = 0), into `parts` partial sums in `out`.
+  template <class C>
+  bool sum_ones_listed(const typename C::affine* b, std::size_t n, unsigned rounds, std::size_t parts,
+                       typename C::xyzz* out, std::string& error);
   // The 0/1 split over raw device arrays (sizes checked by the caller).
   template <class C, class Point>
   bool msm_binary(const typename C::affine* b, const ff::fr* scalars, std::size_t n, Point& out, std::string& error);
@@ -740,7 +744,8 @@ bool g1_msm_context::impl::halve(unsigned c, unsigned rounds, const uint32_t*& k
             out.as<affine>());
     }
     if (!local)
-      dev::halving_global_kernel<dev::fp_mul_ptx_call, affine, is_g2 ? 1 : 2><<<grid, dev::halving_block, 0, stream>>>(
+      dev::halving_global_kernel<std::conditional_t<is_g2, dev::g2_msm_mul, dev::fp_mul_ptx_call>, affine,
+                                 is_g2 ? 1 : 2><<<grid, dev::halving_block, 0, stream>>>(
           keys, vals, pts, count, range, threads, digit_mask, halve_offsets.as<uint32_t>(), keys_spare, vals_spare,
           out.as<affine>(), halve_prefix.as<field>(), halve_where.as<uint32_t>());
     if (!launched("halving_kernel", error)) return false;
@@ -985,7 +990,8 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
 
   // Bucket reduction, then tree sums down to <= host_tail_per_window per window.
   auto reduce_kernel = reduce_segments_kernel<C, Mul>;
-  if constexpr (!std::is_same_v<C, g2c> && std::is_same_v<Mul, dev::fp_mul_ptx_call>)
+  if constexpr (!std::is_same_v<C, g2c> &&
+                (std::is_same_v<Mul, dev::fp_mul_ptx_call> || std::is_same_v<Mul, dev::fp_mul_ptx_call2>))
     if (opt.reduce_min_blocks == 2) reduce_kernel = reduce_segments_kernel<C, Mul, 2>;
   reduce_kernel<<<grid_for(static_cast<std::size_t>(segments) * windows, block_threads), block_threads, 0, stream>>>(
       buckets.as<xyzz_dev>(), per_window, g, segments, windows, red0.as<xyzz_dev>());
@@ -1100,7 +1106,8 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   using affine = typename C::affine;
   using xyzz_dev = typename C::xyzz;
   using host_xyzz = ec::xyzz_point<typename host_curve_of<C>::type>;
-  using mul = dev::fp_mul_ptx_call;  // the ones' pass and its tree sums: a small share of the time
+  // The ones' pass and its tree sums (a small share of the time): G1's default multiplier, G2's.
+  using mul = std::conditional_t<std::is_same_v<C, g2c>, dev::g2_msm_mul, dev::fp_mul_ptx_call>;
   if (n < binary_split_min_n) return run_configured<C>(b, scalars, n, out, error, 0);
   const std::size_t capacity = n / binary_split_rest_fraction;
   if (!split_codes.reserve((n + 15) / 16 * 16, error) || !split_count.reserve(sizeof(unsigned long long), error) ||
@@ -1137,15 +1144,14 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   // G1: 128 registers, 16 warps per SM, as the accumulation (uncapped: 184 registers, 8 warps);
   // G2 uncapped, as its accumulation. G2 with halving rounds: the ones as a halved list (an
   // affine G2 addition costs ~270 SM-cycles against ~480 for the mixed one; G1's ~112 does not
-  // beat its ~111, so G1 keeps the plain pass).
+  // beat its ~111, so G1 adds no affine sums). G1 with g1_ones_listed: the ones as a list too,
+  // added as listed, so every thread adds the same number of points (the pass over positions
+  // gives each lane ~range ones, so a warp waits for its luckiest lane).
   constexpr unsigned ones_min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
-  bool halved = false;
-  if constexpr (std::is_same_v<C, g2c>) {
-    halved = opt.g2_affine_rounds > 0;
-    if (halved && !sum_ones_halving(b, n, opt.g2_affine_rounds, used, split_parts0.as<xyzz_dev>(), error))
-      return false;
-  }
-  if (!halved) {
+  const unsigned list_rounds = std::is_same_v<C, g2c> ? opt.g2_affine_rounds : 0;
+  const bool listed = std::is_same_v<C, g2c> ? list_rounds > 0 : opt.g1_ones_listed;
+  if (listed && !sum_ones_listed<C>(b, n, list_rounds, used, split_parts0.as<xyzz_dev>(), error)) return false;
+  if (!listed) {
     binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks>
         <<<grid_for(used, block_threads), block_threads, 0, stream>>>(split_codes.as<uint8_t>(), b, n, range, used,
                                                                         split_parts0.as<xyzz_dev>());
@@ -1187,16 +1193,17 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
 }
 
 // The ones' positions (codes of the split) as a (key 1, position) list in position order: word
-// counts, their prefix sum (the total copied back: one synchronisation), the list. Then chunks of
-// at most affine_max_pairs_per_sort entries: halving rounds (each chunk's rounds write the spare
-// list and the chunk's own input range, which nothing else reads), and the chunk's remaining
-// entries added into the `parts` partial sums. Scratch: the list twice (keys0 / vals0 and, one
-// chunk long, keys1 / vals1, which the rest's Pippenger reuses after) and the halving arrays of
-// one chunk (~192 B per entry).
-bool g1_msm_context::impl::sum_ones_halving(const g2_affine_dev* b, std::size_t n, unsigned rounds,
-                                            std::size_t parts, dev::g2_xyzz_dev* out, std::string& error) {
-  using C = g2c;
-  using xyzz_dev = C::xyzz;
+// counts, their prefix sum (the total copied back: one synchronisation), the list. With rounds
+// (G2), chunks of at most affine_max_pairs_per_sort entries: halving rounds (each chunk's rounds
+// write the spare list and the chunk's own input range, which nothing else reads), and the
+// chunk's remaining entries added into the `parts` partial sums, each part an equal share of
+// entries. Scratch: the list twice (keys0 / vals0 and, one chunk long, keys1 / vals1, which the
+// rest's Pippenger reuses after) and the halving arrays of one chunk (~192 B per entry); without
+// rounds (G1) the list once, 8 B per one, in arrays the rest's Pippenger needs anyway.
+template <class C>
+bool g1_msm_context::impl::sum_ones_listed(const typename C::affine* b, std::size_t n, unsigned rounds,
+                                           std::size_t parts, typename C::xyzz* out, std::string& error) {
+  using xyzz_dev = typename C::xyzz;
   const std::size_t words = (n + 15) / 16;
   uint32_t ones = 0;
   if (!ok(cudaMemsetAsync(out, 0, parts * sizeof(xyzz_dev), stream), "cudaMemsetAsync (ones sums)", error) ||
@@ -1207,23 +1214,36 @@ bool g1_msm_context::impl::sum_ones_halving(const g2_affine_dev* b, std::size_t 
       }))
     return false;
   if (ones == 0) return true;
-  const std::size_t chunk = std::min<std::size_t>(ones, opt.affine_max_pairs_per_sort);
+  // Without rounds the whole list is one chunk and needs no spare arrays.
+  const std::size_t chunk = rounds > 0 ? std::min<std::size_t>(ones, opt.affine_max_pairs_per_sort) : ones;
   if (!keys0.reserve(std::size_t{ones} * 4, error) || !vals0.reserve(std::size_t{ones} * 4, error) ||
-      !keys1.reserve(chunk * 4, error) || !vals1.reserve(chunk * 4, error))
+      (rounds > 0 && (!keys1.reserve(chunk * 4, error) || !vals1.reserve(chunk * 4, error))))
     return false;
   binary_split::list_ones_kernel<<<grid_for(words, block_threads), block_threads, 0, stream>>>(
       split_codes.as<uint8_t>(), n, words, halve_offsets.as<uint32_t>(), keys0.as<uint32_t>(), vals0.as<uint32_t>());
   if (!launched("list_ones_kernel", error)) return false;
+  // G1 at 128 registers (16 warps per SM), as its accumulation; G2 uncapped.
+  constexpr unsigned min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
   for (std::size_t s = 0; s < ones; s += chunk) {
     const uint32_t* keys = keys0.as<uint32_t>() + s;
     const uint32_t* vals = vals0.as<uint32_t>() + s;
-    const g2_affine_dev* pts = b;
+    const typename C::affine* pts = b;
     std::size_t count = std::min<std::size_t>(chunk, ones - s);
-    if (!halve<C>(1, rounds, keys, vals, keys1.as<uint32_t>(), vals1.as<uint32_t>(), pts, count, error)) return false;
+    if (rounds > 0 &&
+        !halve<C>(1, rounds, keys, vals, keys1.as<uint32_t>(), vals1.as<uint32_t>(), pts, count, error))
+      return false;
     if (count == 0) continue;
     const std::size_t range = (count + parts - 1) / parts;
-    binary_split::add_listed_kernel<C, dev::fp_mul_ptx_call, block_threads, 1>
-        <<<grid_for(parts, block_threads), block_threads, 0, stream>>>(vals, pts, count, range, parts, out);
+    auto add = [&](auto mul) {
+      binary_split::add_listed_kernel<C, decltype(mul), block_threads, min_blocks>
+          <<<grid_for(parts, block_threads), block_threads, 0, stream>>>(vals, pts, count, range, parts, out);
+    };
+    if constexpr (std::is_same_v<C, g2c>)
+      add(dev::g2_msm_mul{});
+    else if (opt.mul == fp_mul_kernel::ptx32_call2)
+      add(dev::fp_mul_ptx_call2{});
+    else
+      add(dev::fp_mul_ptx_call{});
     if (!launched("add_listed_kernel", error)) return false;
   }
   return true;

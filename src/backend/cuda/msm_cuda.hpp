@@ -128,7 +128,9 @@ inline constexpr std::size_t default_stream_chunk_g2 = std::size_t{1} << 23;
 
 // ptx32: PTX CIOS inlined at every call site; ptx32_call: the same product as one out-of-line
 // function (smaller code); portable64: the mont_field template (fp_device.cuh).
-enum class fp_mul_kernel : uint8_t { ptx32, portable64, ptx32_call };
+// ptx32_call2: ptx32_call with the XYZZ mixed addition's independent products paired, two per
+// call in one interleaved stream (fp_device.cuh's fp_mul_ptx_call2).
+enum class fp_mul_kernel : uint8_t { ptx32, portable64, ptx32_call, ptx32_call2 };
 
 struct g1_msm_options {
   unsigned window_bits = 0;           // c; 0 = default_window_bits(n); else 2..24
@@ -186,6 +188,10 @@ struct g1_msm_options {
   // Streamed bases (pinned_bases): points per chunk, 0 = default_stream_chunk_g1 / _g2. Each
   // chunk is one MSM (its own window plan, sort and reduction) whose sum is added on the host.
   std::size_t stream_chunk_points = 0;
+  // msm_mostly_binary over G1: the ones listed first (word counts, a scan, the positions) and
+  // added in equal shares per thread, instead of one pass over equal ranges of positions, whose
+  // threads hold unequal numbers of ones (a warp runs as long as its busiest lane).
+  bool g1_ones_listed = true;
   bool profile = false;               // time each phase (adds synchronisation; see profile())
 };
 

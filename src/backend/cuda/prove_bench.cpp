@@ -18,7 +18,8 @@
 //   written (96 B per row); floor = bytes / 4.8 TB/s. The "gather" figure counts one 32-byte
 //   sector per entry instead of the witness once (no L2 reuse at all).
 // Usage: cuda_prove_bench [spmv] [reps (3)] [log2 sizes... (20 24)]   (spmv: SpMV only, no proofs)
-// cuda_prove_bench pack [reps (3)] [log2 n (27)]: the host witness encode alone (no GPU needed).
+// cuda_prove_bench pack [reps (3)] [log2 n (27)]: the host witness encode alone, chunk by chunk and
+// pipelined (no GPU needed).
 //
 // Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N] [mix=pessimistic]
 // [srs=streamed] [device_gib=N]): a satisfiable
@@ -35,10 +36,12 @@
 // device_gib=N: the parameters are copied back to the host and the backends see an N GiB device
 // (arbiter capacity N - 2 GiB) with automatic residency: the queries that do not fit stream.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <fstream>
 #include <mutex>
@@ -238,6 +241,20 @@ void bench_spmv(const r1cs::r1cs_shape& s, std::size_t m, const std::vector<fr>&
   }
   if (!w.download(packed, error)) die(error);
   if (plain != packed) die("the packed witness upload differs from the plain copy");
+  // The packed upload with the pipelined encode (one pipeline over the threads for the whole
+  // witness), checked the same way.
+  auto pipelined = cuda::spmv_context::create(pool.get(), error, &ex, true);
+  if (!pipelined) die(error);
+  double pipelined_s = 1e300;
+  // w overwritten first, so that the check below sees what the pipelined upload wrote.
+  if (!w.upload(std::vector<fr>(w.size(), fr::one()), error)) die(error);
+  for (int i = 0; i < 2; ++i) {
+    t0 = clock_type::now();
+    if (!pipelined->upload_witness(*shape, inputs, aux, w, &c, error)) die(error);
+    pipelined_s = std::min(pipelined_s, seconds_since(t0));
+  }
+  if (!w.download(packed, error)) die(error);
+  if (plain != packed) die("the pipelined packed witness upload differs from the plain copy");
   double best = 1e300;
   for (unsigned i = 0; i < reps + 1; ++i) {  // the first run allocates a, b, c
     if (!ctx->mark_start(error) || !ctx->evaluate_abc(*shape, w, m, a, b, c, error)) die(error);
@@ -254,9 +271,9 @@ void bench_spmv(const r1cs::r1cs_shape& s, std::size_t m, const std::vector<fr>&
               static_cast<double>(s.a.nnz()) / rows, static_cast<double>(s.b.nnz()) / rows,
               static_cast<double>(s.c.nnz()) / rows, shape->tag_bytes());
   std::printf("  witness upload %.2f GB: pageable %.1f ms, pinned chunks %.1f ms, pinned chunks with a %zu-thread copy"
-              " %.1f ms (PCIe floor %.1f ms at 55 GB/s), packed on %zu threads %.1f ms (same w)\n",
+              " %.1f ms (PCIe floor %.1f ms at 55 GB/s), packed on %zu threads %.1f ms, pipelined %.1f ms (same w)\n",
               wbytes / 1e9, upload_s * 1e3, pinned_s * 1e3, ex.concurrency(), parallel_s * 1e3, wbytes / 55e9 * 1e3,
-              ex.concurrency(), packed_s * 1e3);
+              ex.concurrency(), packed_s * 1e3, pipelined_s * 1e3);
   std::printf("  SpMV: best %.2f ms; floor %.2f ms (%.2f GB at 4.8 TB/s), ratio %.2f; gather-bound floor %.2f ms\n", best,
               ideal / hbm_bytes_per_s * 1e3, ideal / 1e9, best / (ideal / hbm_bytes_per_s * 1e3),
               gather / hbm_bytes_per_s * 1e3);
@@ -430,10 +447,12 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
               cuda::format_bytes(dp.srs ? dp.srs->memory.bytes() : 0).c_str(), device_used().c_str(), host_peak_gb());
 }
 
-// Host witness encode alone (no GPU): a PoRep-mix witness of 2^log_n values packed chunk by
-// chunk as the upload does (2^20 values per chunk, each chunk one fork-join of the executor),
-// with each encoder; beside it the executor's plain read of the same bytes, in one parallel_for
-// and chunk by chunk, which bound what an encoder can reach. Best of reps, GB/s of witness read.
+// Host witness encode alone (no GPU): a PoRep-mix witness of 2^log_n values packed in 2^20-value
+// chunks with each encoder, chunk by chunk (one fork-join of the executor per chunk) and
+// pipelined as the upload does (pack_witness_pipelined through two halves; the hooks do no
+// copy); beside them the executor's plain read of the same bytes, in one parallel_for and chunk
+// by chunk, which bound what an encoder can reach. Best of reps, GB/s of witness read. The
+// digests (packed bytes and a sample value per chunk) of every encoder and way must agree.
 void bench_pack(unsigned log_n, unsigned reps, cuzk::base::executor& ex) {
   const std::size_t n = std::size_t{1} << log_n, chunk = std::size_t{1} << 20;
   std::vector<fr> w(n);
@@ -444,8 +463,10 @@ void bench_pack(unsigned log_n, unsigned reps, cuzk::base::executor& ex) {
       w[i] = t < 5141 ? fr::zero() : t < 5141 + 4728 ? fr::one() : fr::random(rng);
     }
   });
-  std::vector<fr> out(cuda::packed_chunk_layout::of(chunk).max_bytes() / sizeof(fr) + 1);
+  const std::size_t half = cuda::packed_chunk_layout::of(chunk).max_bytes() / sizeof(fr) + 1;
+  std::vector<fr> out(2 * half);  // the pipelined encode's two halves; the first one chunk by chunk
   auto* dst = reinterpret_cast<std::byte*>(out.data());
+  const std::array<std::byte*, 2> halves = {dst, reinterpret_cast<std::byte*>(out.data() + half)};
   const double gb = static_cast<double>(n * sizeof(fr)) / 1e9;
   auto best_of = [&](auto&& run) {
     double best = 1e300;
@@ -473,6 +494,12 @@ void bench_pack(unsigned log_n, unsigned reps, cuzk::base::executor& ex) {
   uint64_t digests[2] = {0, 0};
   const std::pair<cuda::pack_encoder, const char*> encoders[] = {{cuda::pack_encoder::scalar, "scalar"},
                                                                  {cuda::pack_encoder::avx2, "avx2"}};
+  // The chunk's bytes and one value from its middle, chained in chunk order.
+  const auto add_chunk = [](uint64_t& digest, const std::byte* packed, std::size_t b) {
+    uint64_t sample = 0;
+    std::memcpy(&sample, packed + b / sizeof(fr) / 2 * sizeof(fr), sizeof(sample));
+    digest = digest * 1000003u + b + sample;
+  };
   for (int k = 0; k < 2; ++k) {
     if (encoders[k].first == cuda::pack_encoder::avx2 && !cuda::pack_encoder_avx2_supported()) {
       std::printf("  %s encoder: this CPU has no AVX2\n", encoders[k].second);
@@ -484,11 +511,25 @@ void bench_pack(unsigned log_n, unsigned reps, cuzk::base::executor& ex) {
       for (std::size_t off = 0; off < n; off += chunk) {
         const std::size_t b = cuda::pack_witness_chunk(std::span<const fr>(w).subspan(off, chunk), dst, ex,
                                                        encoders[k].first);
-        digest = digest * 1000003u + b + out[b / sizeof(fr) / 2].v.w[0];
+        add_chunk(digest, dst, b);
       }
     });
-    std::printf("  %-6s encoder: %.1f ms (%.1f GB/s), digest %016llx\n", encoders[k].second, t * 1e3, gb / t,
-                static_cast<unsigned long long>(digest));
+    uint64_t piped = 0;
+    cuda::pack_pipeline_hooks hooks;
+    hooks.wait_half_free = [](std::size_t, std::string&) { return true; };
+    hooks.chunk_ready = [&](std::size_t c, std::size_t b, std::string&) {
+      add_chunk(piped, halves[c % 2], b);
+      return true;
+    };
+    const double tp = best_of([&] {
+      piped = 0;
+      std::string error;
+      if (!cuda::pack_witness_pipelined(w, chunk, halves, half * sizeof(fr), ex, hooks, error, encoders[k].first))
+        die(error);
+    });
+    std::printf("  %-6s encoder: chunk by chunk %.1f ms (%.1f GB/s), pipelined %.1f ms (%.1f GB/s), digest %016llx\n",
+                encoders[k].second, t * 1e3, gb / t, tp * 1e3, gb / tp, static_cast<unsigned long long>(digest));
+    if (piped != digest) die("the pipelined encode's chunks differ from the chunk by chunk ones");
     digests[k] = digest;
   }
   if (digests[1] != 0 && digests[0] != digests[1]) die("the encoders' packed chunks differ");

@@ -74,8 +74,11 @@ class spmv_context {
   // the context. `copier` (may be null: one thread) splits each chunk's host copy into the pinned
   // half across its threads: one thread copies ~7 GB/s on the H200 machine, so a 2^27 witness
   // (4.2 GB) took ~0.59 s against a PCIe floor of 0.076 s (55 GB/s); it must outlive the context.
+  // pipelined_encode: the packed upload's host encode runs as one pipeline over the copier's
+  // threads for the whole witness (pack_witness_pipelined) instead of one parallel_for per chunk;
+  // not yet measured on the H200, so off by default.
   static std::unique_ptr<spmv_context> create(pinned_host_pool* pinned, std::string& error,
-                                              base::executor* copier = nullptr);
+                                              base::executor* copier = nullptr, bool pipelined_encode = false);
   ~spmv_context();
   spmv_context(const spmv_context&) = delete;
   spmv_context& operator=(const spmv_context&) = delete;

@@ -2,7 +2,7 @@
 //   * device SpMV (evaluate_abc) on random CSR shapes: +-1 and other coefficients in every tag
 //     width (table sizes 2, 40, 1,000, 70,000), empty rows, no aux, non-power-of-two sizes, the
 //     buffer exactly rows + inputs long or padded to the domain; the witness copied as is and
-//     (pinned pool, m large enough) packed;
+//     (pinned pool, m large enough) packed, chunk by chunk or with the pipelined encode;
 //   * prove_partition on random shapes with random parameters (distinct points, some at
 //     infinity), on the MiMC test circuit k = 10..14 and on random satisfiable circuits with
 //     inputs allocated mid-synthesis (setup from random toxic waste: the proofs also verify);
@@ -184,7 +184,10 @@ TEST(CudaBackend, SpmvMatchesCpuEvaluateAbc) {
   cuda_backend_options staged;  // the witness through pinned 32 MiB halves
   staged.pinned = make_cuda_pinned_pool(std::size_t{256} << 20);
   auto gpu_pinned = make_gpu(staged);
-  ASSERT_TRUE(gpu && gpu_pinned);
+  cuda_backend_options pipelined = staged;  // the packed upload's encode as one pipeline
+  pipelined.pipelined_witness_encode = true;
+  auto gpu_pipelined = make_gpu(pipelined);
+  ASSERT_TRUE(gpu && gpu_pinned && gpu_pipelined);
   backend::cpu::cpu_backend cpu(cpu_pool());
   const shape_spec specs[] = {
       {1, 1, 0, 2, 0, 1},             // one row, ONE only, no aux
@@ -206,7 +209,7 @@ TEST(CudaBackend, SpmvMatchesCpuEvaluateAbc) {
     for (std::size_t m : {total, poly::radix2_domain(total).size(), poly::radix2_domain(total).size() * 2}) {
       std::vector<fr> a(m), b(m), c(m);
       cpu.evaluate_abc(s, w.inputs, w.aux, a, b, c);
-      for (cuda_backend* g : {gpu.get(), gpu_pinned.get()}) {
+      for (cuda_backend* g : {gpu.get(), gpu_pinned.get(), gpu_pipelined.get()}) {
         std::vector<fr> ga(m, fr::one()), gb(m, fr::one()), gc(m, fr::one());
         g->evaluate_abc(s, w.inputs, w.aux, ga, gb, gc);
         EXPECT_TRUE(a == ga) << "a, m = " << m << ": " << first_mismatch(a, ga);

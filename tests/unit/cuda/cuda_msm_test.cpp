@@ -114,6 +114,10 @@ TEST(CudaMsm, MatchesCpuForcedPlans) {
   expect_same(gpu_msm(b, s, o), want, "portable multiplier");
   o.mul = cuda::fp_mul_kernel::ptx32;
   expect_same(gpu_msm(b, s, o), want, "inlined PTX multiplier");
+  o.mul = cuda::fp_mul_kernel::ptx32_call;
+  expect_same(gpu_msm(b, s, o), want, "out-of-line PTX multiplier");
+  o.mul = cuda::fp_mul_kernel::ptx32_call2;
+  expect_same(gpu_msm(b, s, o), want, "paired out-of-line PTX multiplier");
   o = {};
   o.accumulate_threads = 37;
   o.accumulate_block = 256;
@@ -280,11 +284,24 @@ TEST(CudaMsm, RejectsBadOptions) {
   EXPECT_TRUE(context().set_options({}, error)) << error;
 }
 
-// msm_mostly_binary (the 0/1 split of the L, A and B MSMs) against the CPU.
+// msm_mostly_binary (the 0/1 split of the L, A and B MSMs) against the CPU, with the ones listed
+// (the default) and with the pass over positions.
 TEST(CudaMsm, MostlyBinaryMatchesCpu) {
   REQUIRE_GPU();
   test::seeded_rng rng;
-  cuda::test_support::check_mostly_binary<ec::g1_curve>(rng);
+  std::string error;
+  for (auto [listed, mul] : {std::pair{true, cuda::fp_mul_kernel::ptx32_call},
+                             {false, cuda::fp_mul_kernel::ptx32_call}, {true, cuda::fp_mul_kernel::ptx32_call2},
+                             {true, cuda::fp_mul_kernel::ptx32}}) {
+    SCOPED_TRACE(std::string(listed ? "ones listed" : "ones by positions") + ", multiplier " +
+                 std::to_string(static_cast<int>(mul)));
+    cuda::g1_msm_options o;
+    o.g1_ones_listed = listed;
+    o.mul = mul;
+    ASSERT_TRUE(context().set_options(o, error)) << error;
+    cuda::test_support::check_mostly_binary<ec::g1_curve>(rng);
+  }
+  ASSERT_TRUE(context().set_options({}, error)) << error;
 }
 
 TEST(CudaMsm, StreamedBasesMatchCpu) {
