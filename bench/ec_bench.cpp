@@ -70,6 +70,26 @@ void bm_g1_xyzz_add(benchmark::State& state) {
 }
 BENCHMARK(bm_g1_xyzz_add);
 
+// The G2 XYZZ operations of the GPU MSMs' host finish (window sums added, Horner doublings).
+void bm_g2_xyzz_add(benchmark::State& state) {
+  g2_xyzz a = g2_xyzz::from_jacobian(point_from_seed<g2_curve>(1));
+  g2_xyzz b = g2_xyzz::from_jacobian(point_from_seed<g2_curve>(2));
+  for (auto _ : state) {
+    a = a + b;
+    benchmark::DoNotOptimize(a);
+  }
+}
+BENCHMARK(bm_g2_xyzz_add);
+
+void bm_g2_xyzz_double(benchmark::State& state) {
+  g2_xyzz a = g2_xyzz::from_jacobian(point_from_seed<g2_curve>(1));
+  for (auto _ : state) {
+    a = a.dbl();
+    benchmark::DoNotOptimize(a);
+  }
+}
+BENCHMARK(bm_g2_xyzz_double);
+
 void bm_g2_add(benchmark::State& state) {
   g2_jacobian a = point_from_seed<g2_curve>(1), b = point_from_seed<g2_curve>(2);
   for (auto _ : state) {
