@@ -1,0 +1,203 @@
+// The MSMs' bases (msm_cuda.hpp): g1_device_bases / g2_device_bases (device-resident, the
+// parameter file's points converted to the device layout in host chunks) and pinned_bases (the
+// same layout in page-locked host memory, for the streamed MSMs). No kernels: plain copies.
+#include "backend/cuda/msm_cuda.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "backend/cuda/cuda_status.cuh"
+#include "backend/cuda/g2_device.cuh"
+
+namespace cuzk::cuda {
+
+using dev::g1_affine_dev;
+using dev::g2_affine_dev;
+
+// ---------------------------------------------------------------------------------------------
+// g1_device_bases, g2_device_bases: the same code over the device affine layout Dev.
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+template <class Dev, class Host>
+bool upload_points(void*& ptr, std::size_t& count, std::span<const Host> points, std::string& error) {
+  if (ptr) cudaFree(ptr);
+  ptr = nullptr;
+  count = 0;
+  if (points.empty()) return true;
+  if (!ok(cudaMalloc(&ptr, points.size() * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
+  count = points.size();
+  // Host staging in chunks: the device form drops the flag byte and writes infinity as (0, 0).
+  static_assert(sizeof(Dev) == 2 * sizeof(Host::x), "device affine = x, y");
+  constexpr std::size_t chunk = std::size_t{1} << 18;
+  std::vector<Dev> stage(std::min(chunk, points.size()));
+  for (std::size_t off = 0; off < points.size(); off += chunk) {
+    const std::size_t m = std::min(chunk, points.size() - off);
+    for (std::size_t i = 0; i < m; ++i) {
+      const Host& p = points[off + i];
+      if (p.infinity) {
+        std::memset(&stage[i], 0, sizeof(Dev));
+      } else {
+        std::memcpy(&stage[i].x, &p.x, sizeof(p.x));
+        std::memcpy(&stage[i].y, &p.y, sizeof(p.y));
+      }
+    }
+    if (!ok(cudaMemcpy(static_cast<Dev*>(ptr) + off, stage.data(), m * sizeof(Dev), cudaMemcpyHostToDevice),
+            "copy bases", error))
+      return false;
+  }
+  return true;
+}
+
+template <class Dev, class Host>
+bool upload_points_repeated(void*& ptr, std::size_t& count, std::span<const Host> distinct, std::size_t n,
+                            std::string& error) {
+  if (distinct.empty() && n) {
+    error = "upload_repeated: no distinct points";
+    return false;
+  }
+  if (!upload_points<Dev>(ptr, count, distinct.subspan(0, std::min(n, distinct.size())), error)) return false;
+  if (n <= distinct.size()) return true;
+  void* bigger = nullptr;
+  if (!ok(cudaMalloc(&bigger, n * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
+  auto* dst = static_cast<Dev*>(bigger);
+  const cudaError_t copied = cudaMemcpy(dst, ptr, count * sizeof(Dev), cudaMemcpyDeviceToDevice);
+  cudaFree(ptr);
+  ptr = bigger;
+  if (!ok(copied, "copy bases", error)) return false;
+  // Doubling copies of a prefix whose length is a multiple of distinct.size() keep
+  // dst[i] = distinct[i mod distinct.size()].
+  for (std::size_t have = count; have < n;) {
+    const std::size_t m = std::min(have, n - have);
+    if (!ok(cudaMemcpy(dst + have, dst, m * sizeof(Dev), cudaMemcpyDeviceToDevice), "copy bases", error))
+      return false;
+    have += m;
+  }
+  count = n;
+  return ok(cudaDeviceSynchronize(), "upload_repeated", error);
+}
+
+}  // namespace
+
+g1_device_bases::~g1_device_bases() {
+  if (ptr_) cudaFree(ptr_);
+}
+g1_device_bases::g1_device_bases(g1_device_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+  o.ptr_ = nullptr;
+  o.n_ = 0;
+}
+g1_device_bases& g1_device_bases::operator=(g1_device_bases&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    n_ = std::exchange(o.n_, 0);
+  }
+  return *this;
+}
+bool g1_device_bases::upload(std::span<const ec::g1_affine> points, std::string& error) {
+  return upload_points<g1_affine_dev>(ptr_, n_, points, error);
+}
+bool g1_device_bases::upload_repeated(std::span<const ec::g1_affine> distinct, std::size_t n, std::string& error) {
+  return upload_points_repeated<g1_affine_dev>(ptr_, n_, distinct, n, error);
+}
+
+g2_device_bases::~g2_device_bases() {
+  if (ptr_) cudaFree(ptr_);
+}
+g2_device_bases::g2_device_bases(g2_device_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+  o.ptr_ = nullptr;
+  o.n_ = 0;
+}
+g2_device_bases& g2_device_bases::operator=(g2_device_bases&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    n_ = std::exchange(o.n_, 0);
+  }
+  return *this;
+}
+bool g2_device_bases::upload(std::span<const ec::g2_affine> points, std::string& error) {
+  return upload_points<g2_affine_dev>(ptr_, n_, points, error);
+}
+bool g2_device_bases::upload_repeated(std::span<const ec::g2_affine> distinct, std::size_t n, std::string& error) {
+  return upload_points_repeated<g2_affine_dev>(ptr_, n_, distinct, n, error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// pinned_bases: points in page-locked host memory in the device layout (streamed MSMs).
+// ---------------------------------------------------------------------------------------------
+template <class Host, class Device>
+pinned_bases<Host, Device>::~pinned_bases() {
+  if (ptr_) cudaFreeHost(ptr_);
+}
+template <class Host, class Device>
+pinned_bases<Host, Device>::pinned_bases(pinned_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+  o.ptr_ = nullptr;
+  o.n_ = 0;
+}
+template <class Host, class Device>
+pinned_bases<Host, Device>& pinned_bases<Host, Device>::operator=(pinned_bases&& o) noexcept {
+  if (this != &o) {
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    n_ = std::exchange(o.n_, 0);
+  }
+  return *this;
+}
+template <class Host, class Device>
+bool pinned_bases<Host, Device>::allocate(std::size_t n, std::string& error) {
+  if (ptr_) cudaFreeHost(ptr_);
+  ptr_ = nullptr;
+  n_ = 0;
+  if (n == 0) return true;
+  if (!ok(cudaHostAlloc(&ptr_, n * 2 * sizeof(Host::x), cudaHostAllocPortable), "cudaHostAlloc (pinned bases)",
+          error)) {
+    ptr_ = nullptr;
+    return false;
+  }
+  n_ = n;
+  return true;
+}
+template <class Host, class Device>
+bool pinned_bases<Host, Device>::upload(std::span<const Host> points, std::string& error) {
+  if (!allocate(points.size(), error)) return false;
+  // The device layout drops the flag byte and writes infinity as (0, 0): the same conversion as
+  // upload_points, here straight into the pinned array, a slice per thread (a 2^27 query is
+  // 12.9 GB: one thread would take seconds).
+  constexpr std::size_t coord = sizeof(Host::x);
+  auto* dst = static_cast<unsigned char*>(ptr_);
+  auto convert = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      unsigned char* d = dst + i * 2 * coord;
+      if (points[i].infinity) {
+        std::memset(d, 0, 2 * coord);
+      } else {
+        std::memcpy(d, &points[i].x, coord);
+        std::memcpy(d + coord, &points[i].y, coord);
+      }
+    }
+  };
+  const std::size_t n = points.size();
+  const std::size_t threads = std::clamp<std::size_t>(n >> 16, 1, 16);
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(convert, n * t / threads, n * (t + 1) / threads);
+  convert(0, n / threads);
+  for (std::thread& th : pool) th.join();
+  return true;
+}
+template <class Host, class Device>
+bool pinned_bases<Host, Device>::copy_from(const Device& bases, std::string& error) {
+  return allocate(bases.size(), error) &&
+         (bases.size() == 0 || ok(cudaMemcpy(ptr_, bases.device_data(), bases.size() * 2 * sizeof(Host::x),
+                                             cudaMemcpyDeviceToHost),
+                                  "copy bases to pinned memory", error));
+}
+template class pinned_bases<ec::g1_affine, g1_device_bases>;
+template class pinned_bases<ec::g2_affine, g2_device_bases>;
+
+}  // namespace cuzk::cuda
