@@ -1,4 +1,4 @@
-// The MSMs' bases (msm_cuda.hpp): g1_device_bases / g2_device_bases (device-resident, the
+// The MSMs' bases (msm_cuda.hpp): device_bases (g1_device_bases, g2_device_bases: device-resident, the
 // parameter file's points converted to the device layout in host chunks) and pinned_bases (the
 // same layout in page-locked host memory, for the streamed MSMs). No kernels: plain copies.
 #include "backend/cuda/msm_cuda.hpp"
@@ -20,7 +20,7 @@ using dev::g1_affine_dev;
 using dev::g2_affine_dev;
 
 // ---------------------------------------------------------------------------------------------
-// g1_device_bases, g2_device_bases: the same code over the device affine layout Dev.
+// device_bases: G1 and G2 over their device affine layouts Dev.
 // ---------------------------------------------------------------------------------------------
 namespace {
 
@@ -84,36 +84,29 @@ bool upload_points_repeated(void*& ptr, std::size_t& count, std::span<const Host
 
 }  // namespace
 
-g1_device_bases::~g1_device_bases() {
-  if (ptr_) cudaFree(ptr_);
-}
-g1_device_bases::g1_device_bases(g1_device_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
-  o.ptr_ = nullptr;
-  o.n_ = 0;
-}
-g1_device_bases& g1_device_bases::operator=(g1_device_bases&& o) noexcept {
-  if (this != &o) {
-    if (ptr_) cudaFree(ptr_);
-    ptr_ = std::exchange(o.ptr_, nullptr);
-    n_ = std::exchange(o.n_, 0);
-  }
-  return *this;
-}
-bool g1_device_bases::upload(std::span<const ec::g1_affine> points, std::string& error) {
-  return upload_points<g1_affine_dev>(ptr_, n_, points, error);
-}
-bool g1_device_bases::upload_repeated(std::span<const ec::g1_affine> distinct, std::size_t n, std::string& error) {
-  return upload_points_repeated<g1_affine_dev>(ptr_, n_, distinct, n, error);
-}
+// The device layout of each parameter-file point type.
+template <class Host>
+struct device_layout;
+template <>
+struct device_layout<ec::g1_affine> {
+  using type = g1_affine_dev;
+};
+template <>
+struct device_layout<ec::g2_affine> {
+  using type = g2_affine_dev;
+};
 
-g2_device_bases::~g2_device_bases() {
+template <class Host>
+device_bases<Host>::~device_bases() {
   if (ptr_) cudaFree(ptr_);
 }
-g2_device_bases::g2_device_bases(g2_device_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+template <class Host>
+device_bases<Host>::device_bases(device_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
   o.ptr_ = nullptr;
   o.n_ = 0;
 }
-g2_device_bases& g2_device_bases::operator=(g2_device_bases&& o) noexcept {
+template <class Host>
+device_bases<Host>& device_bases<Host>::operator=(device_bases&& o) noexcept {
   if (this != &o) {
     if (ptr_) cudaFree(ptr_);
     ptr_ = std::exchange(o.ptr_, nullptr);
@@ -121,12 +114,16 @@ g2_device_bases& g2_device_bases::operator=(g2_device_bases&& o) noexcept {
   }
   return *this;
 }
-bool g2_device_bases::upload(std::span<const ec::g2_affine> points, std::string& error) {
-  return upload_points<g2_affine_dev>(ptr_, n_, points, error);
+template <class Host>
+bool device_bases<Host>::upload(std::span<const Host> points, std::string& error) {
+  return upload_points<typename device_layout<Host>::type>(ptr_, n_, points, error);
 }
-bool g2_device_bases::upload_repeated(std::span<const ec::g2_affine> distinct, std::size_t n, std::string& error) {
-  return upload_points_repeated<g2_affine_dev>(ptr_, n_, distinct, n, error);
+template <class Host>
+bool device_bases<Host>::upload_repeated(std::span<const Host> distinct, std::size_t n, std::string& error) {
+  return upload_points_repeated<typename device_layout<Host>::type>(ptr_, n_, distinct, n, error);
 }
+template class device_bases<ec::g1_affine>;
+template class device_bases<ec::g2_affine>;
 
 // ---------------------------------------------------------------------------------------------
 // pinned_bases: points in page-locked host memory in the device layout (streamed MSMs).

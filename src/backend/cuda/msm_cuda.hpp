@@ -41,22 +41,24 @@
 
 namespace cuzk::cuda {
 
-// n affine G1 points in device memory (96 B each: x, y in Montgomery form; infinity as (0, 0)).
+// n affine points in device memory, of the parameter files' type Host (ec::g1_affine: 96 B each,
+// x, y in Montgomery form; ec::g2_affine: 192 B, x, y as Fp2), the point at infinity as (0, 0).
 // Move-only; freed with the object.
-class g1_device_bases {
+template <class Host>
+class device_bases {
  public:
-  g1_device_bases() = default;
-  ~g1_device_bases();
-  g1_device_bases(g1_device_bases&& o) noexcept;
-  g1_device_bases& operator=(g1_device_bases&& o) noexcept;
-  g1_device_bases(const g1_device_bases&) = delete;
-  g1_device_bases& operator=(const g1_device_bases&) = delete;
+  device_bases() = default;
+  ~device_bases();
+  device_bases(device_bases&& o) noexcept;
+  device_bases& operator=(device_bases&& o) noexcept;
+  device_bases(const device_bases&) = delete;
+  device_bases& operator=(const device_bases&) = delete;
 
   // Copies the points in (any previous contents are freed).
-  bool upload(std::span<const ec::g1_affine> points, std::string& error);
+  bool upload(std::span<const Host> points, std::string& error);
   // n points: points[i] = distinct[i mod distinct.size()] (benchmarks: a few distinct points
   // make any n without generating n points on the host).
-  bool upload_repeated(std::span<const ec::g1_affine> distinct, std::size_t n, std::string& error);
+  bool upload_repeated(std::span<const Host> distinct, std::size_t n, std::string& error);
 
   std::size_t size() const { return n_; }
   const void* device_data() const { return ptr_; }  // a device pointer: not for host access
@@ -65,28 +67,8 @@ class g1_device_bases {
   void* ptr_ = nullptr;
   std::size_t n_ = 0;
 };
-
-// n affine G2 points in device memory (192 B each: x, y as Fp2 in Montgomery form; infinity as
-// (0, 0)). Same interface as g1_device_bases.
-class g2_device_bases {
- public:
-  g2_device_bases() = default;
-  ~g2_device_bases();
-  g2_device_bases(g2_device_bases&& o) noexcept;
-  g2_device_bases& operator=(g2_device_bases&& o) noexcept;
-  g2_device_bases(const g2_device_bases&) = delete;
-  g2_device_bases& operator=(const g2_device_bases&) = delete;
-
-  bool upload(std::span<const ec::g2_affine> points, std::string& error);
-  bool upload_repeated(std::span<const ec::g2_affine> distinct, std::size_t n, std::string& error);
-
-  std::size_t size() const { return n_; }
-  const void* device_data() const { return ptr_; }  // a device pointer: not for host access
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t n_ = 0;
-};
+using g1_device_bases = device_bases<ec::g1_affine>;
+using g2_device_bases = device_bases<ec::g2_affine>;
 
 // n affine points in pinned (page-locked) host memory, already in the device layout (G1: 96 B,
 // G2: 192 B; infinity as (0, 0)): the bases of a device that cannot hold the SRS. The MSMs of
