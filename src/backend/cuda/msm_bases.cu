@@ -128,17 +128,17 @@ template class device_bases<ec::g2_affine>;
 // ---------------------------------------------------------------------------------------------
 // pinned_bases: points in page-locked host memory in the device layout (streamed MSMs).
 // ---------------------------------------------------------------------------------------------
-template <class Host, class Device>
-pinned_bases<Host, Device>::~pinned_bases() {
+template <class Host>
+pinned_bases<Host>::~pinned_bases() {
   if (ptr_) cudaFreeHost(ptr_);
 }
-template <class Host, class Device>
-pinned_bases<Host, Device>::pinned_bases(pinned_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+template <class Host>
+pinned_bases<Host>::pinned_bases(pinned_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
   o.ptr_ = nullptr;
   o.n_ = 0;
 }
-template <class Host, class Device>
-pinned_bases<Host, Device>& pinned_bases<Host, Device>::operator=(pinned_bases&& o) noexcept {
+template <class Host>
+pinned_bases<Host>& pinned_bases<Host>::operator=(pinned_bases&& o) noexcept {
   if (this != &o) {
     if (ptr_) cudaFreeHost(ptr_);
     ptr_ = std::exchange(o.ptr_, nullptr);
@@ -146,8 +146,8 @@ pinned_bases<Host, Device>& pinned_bases<Host, Device>::operator=(pinned_bases&&
   }
   return *this;
 }
-template <class Host, class Device>
-bool pinned_bases<Host, Device>::allocate(std::size_t n, std::string& error) {
+template <class Host>
+bool pinned_bases<Host>::allocate(std::size_t n, std::string& error) {
   if (ptr_) cudaFreeHost(ptr_);
   ptr_ = nullptr;
   n_ = 0;
@@ -160,8 +160,8 @@ bool pinned_bases<Host, Device>::allocate(std::size_t n, std::string& error) {
   n_ = n;
   return true;
 }
-template <class Host, class Device>
-bool pinned_bases<Host, Device>::upload(std::span<const Host> points, std::string& error) {
+template <class Host>
+bool pinned_bases<Host>::upload(std::span<const Host> points, std::string& error) {
   if (!allocate(points.size(), error)) return false;
   // The device layout drops the flag byte and writes infinity as (0, 0): the same conversion as
   // upload_points, here straight into the pinned array, a slice per thread (a 2^27 query is
@@ -187,14 +187,14 @@ bool pinned_bases<Host, Device>::upload(std::span<const Host> points, std::strin
   for (std::thread& th : pool) th.join();
   return true;
 }
-template <class Host, class Device>
-bool pinned_bases<Host, Device>::copy_from(const Device& bases, std::string& error) {
+template <class Host>
+bool pinned_bases<Host>::copy_from(const device_bases<Host>& bases, std::string& error) {
   return allocate(bases.size(), error) &&
          (bases.size() == 0 || ok(cudaMemcpy(ptr_, bases.device_data(), bases.size() * 2 * sizeof(Host::x),
                                              cudaMemcpyDeviceToHost),
                                   "copy bases to pinned memory", error));
 }
-template class pinned_bases<ec::g1_affine, g1_device_bases>;
-template class pinned_bases<ec::g2_affine, g2_device_bases>;
+template class pinned_bases<ec::g1_affine>;
+template class pinned_bases<ec::g2_affine>;
 
 }  // namespace cuzk::cuda

@@ -8,8 +8,9 @@
 //   2. sum_ones_kernel: thread t adds, with mixed XYZZ additions, the bases of the ones in its
 //      range of positions; each lane skips ahead to its next one before adding (16 codes per
 //      load), so a warp's lanes add together instead of idling on the other lanes' zeros;
-//      (G2 with g2_affine_rounds: the ones are listed instead, halved by the batch-affine rounds of
-//      msm_batch_affine.cuh in chunks, and each chunk's rest added by add_listed_kernel);
+//      or the ones listed first (count_ones_kernel, a scan, list_ones_kernel) and added in equal
+//      shares by add_listed_kernel (G1 with g1_ones_listed, the default), for G2 with
+//      g2_affine_rounds after the batch-affine rounds of msm_batch_affine.cuh halved them in chunks;
 //   3. the partial sums go through msm_cuda.cu's sum_groups_kernel to <= 64, then the host;
 //   4. the rest (at most rest_capacity, else the caller runs the plain MSM) goes through the
 //      Pippenger pipeline over the compact arrays.

@@ -55,6 +55,10 @@ constexpr unsigned min_window_bits = 2, max_window_bits = 24;
 // the compact arrays (n / 8 x 128 B for G1, 224 B for G2).
 constexpr std::size_t binary_split_min_n = 1024;
 constexpr std::size_t binary_split_rest_fraction = 8;
+// The register cap of the 0/1 split's ones kernels: G1 at 128 registers (16 warps per SM), as its
+// accumulation (uncapped: 184 registers, 8 warps); G2 uncapped, as its accumulation.
+template <class C>
+constexpr unsigned ones_min_blocks = std::is_same_v<C, dev::g2_device_curve> ? 1 : 2;
 
 unsigned grid_for(std::size_t n, unsigned threads) { return static_cast<unsigned>((n + threads - 1) / threads); }
 
@@ -511,8 +515,8 @@ struct g1_msm_context::impl {
 // alternate buffers, then the lists of round r - 1) and apts[r % 2]. An affine array that does
 // not fit in device memory ends the rounds early: the lists written so far are complete, so the
 // XYZZ accumulation finishes the group from there (the plain path when it is the first round).
-// The product is always the out-of-line PTX one (one instantiation per curve). G2 runs the
-// global-scratch kernel only, at one block per SM (no register cap).
+// The product is the out-of-line PTX one (G1: fp_mul_ptx_call; G2: g2_msm_mul, the G2 kernels'
+// multiplier). G2 runs the global-scratch kernel only, at one block per SM (no register cap).
 template <class C>
 bool g1_msm_context::impl::halve(unsigned c, unsigned rounds, const uint32_t*& keys, const uint32_t*& vals,
                                  uint32_t* keys_spare, uint32_t* vals_spare, const typename C::affine*& pts,
@@ -959,18 +963,16 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   const std::size_t used = (n + range - 1) / range;
   if (!split_parts0.reserve(used * sizeof(xyzz_dev), error) || !split_parts1.reserve(used * sizeof(xyzz_dev), error))
     return false;
-  // G1: 128 registers, 16 warps per SM, as the accumulation (uncapped: 184 registers, 8 warps);
-  // G2 uncapped, as its accumulation. G2 with halving rounds: the ones as a halved list (an
-  // affine G2 addition costs ~270 SM-cycles against ~480 for the mixed one; G1's ~112 does not
-  // beat its ~111, so G1 adds no affine sums). G1 with g1_ones_listed: the ones as a list too,
-  // added as listed, so every thread adds the same number of points (the pass over positions
-  // gives each lane ~range ones, so a warp waits for its luckiest lane).
-  constexpr unsigned ones_min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
+  // G2 with halving rounds: the ones as a halved list (an affine G2 addition costs ~270 SM-cycles
+  // against ~480 for the mixed one; G1's ~112 does not beat its ~111, so G1 adds no affine
+  // sums). G1 with g1_ones_listed: the ones as a list too, added as listed, so every thread adds
+  // the same number of points (the pass over positions gives each lane ~range ones, so a warp
+  // waits for its luckiest lane).
   const unsigned list_rounds = std::is_same_v<C, g2c> ? opt.g2_affine_rounds : 0;
   const bool listed = std::is_same_v<C, g2c> ? list_rounds > 0 : opt.g1_ones_listed;
   if (listed && !sum_ones_listed<C>(b, n, list_rounds, used, split_parts0.as<xyzz_dev>(), error)) return false;
   if (!listed) {
-    binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks>
+    binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks<C>>
         <<<grid_for(used, block_threads), block_threads, 0, stream>>>(split_codes.as<uint8_t>(), b, n, range, used,
                                                                         split_parts0.as<xyzz_dev>());
     if (!launched("sum_ones_kernel", error)) return false;
@@ -1040,8 +1042,6 @@ bool g1_msm_context::impl::sum_ones_listed(const typename C::affine* b, std::siz
   binary_split::list_ones_kernel<<<grid_for(words, block_threads), block_threads, 0, stream>>>(
       split_codes.as<uint8_t>(), n, words, halve_offsets.as<uint32_t>(), keys0.as<uint32_t>(), vals0.as<uint32_t>());
   if (!launched("list_ones_kernel", error)) return false;
-  // G1 at 128 registers (16 warps per SM), as its accumulation; G2 uncapped.
-  constexpr unsigned min_blocks = std::is_same_v<C, g2c> ? 1 : 2;
   for (std::size_t s = 0; s < ones; s += chunk) {
     const uint32_t* keys = keys0.as<uint32_t>() + s;
     const uint32_t* vals = vals0.as<uint32_t>() + s;
@@ -1053,7 +1053,7 @@ bool g1_msm_context::impl::sum_ones_listed(const typename C::affine* b, std::siz
     if (count == 0) continue;
     const std::size_t range = (count + parts - 1) / parts;
     auto add = [&](auto mul) {
-      binary_split::add_listed_kernel<C, decltype(mul), block_threads, min_blocks>
+      binary_split::add_listed_kernel<C, decltype(mul), block_threads, ones_min_blocks<C>>
           <<<grid_for(parts, block_threads), block_threads, 0, stream>>>(vals, pts, count, range, parts, out);
     };
     if constexpr (std::is_same_v<C, g2c>)

@@ -75,7 +75,7 @@ using g2_device_bases = device_bases<ec::g2_affine>;
 // g1_msm_context copy them to the device in double-buffered chunks (the next chunk's copy runs on
 // its own stream while this chunk's kernels run), so each point crosses PCIe once per MSM.
 // Move-only; the pinned memory is freed with the object.
-template <class Host, class Device>
+template <class Host>
 class pinned_bases {
  public:
   pinned_bases() = default;
@@ -88,7 +88,7 @@ class pinned_bases {
   // Converts host points (parameter-file layout) into pinned memory, on up to 16 threads.
   bool upload(std::span<const Host> points, std::string& error);
   // Copies resident device bases out (parameters generated on the device).
-  bool copy_from(const Device& bases, std::string& error);
+  bool copy_from(const device_bases<Host>& bases, std::string& error);
 
   std::size_t size() const { return n_; }
   const void* host_data() const { return ptr_; }  // pinned host memory in the device layout
@@ -98,8 +98,8 @@ class pinned_bases {
   void* ptr_ = nullptr;
   std::size_t n_ = 0;
 };
-using g1_pinned_bases = pinned_bases<ec::g1_affine, g1_device_bases>;
-using g2_pinned_bases = pinned_bases<ec::g2_affine, g2_device_bases>;
+using g1_pinned_bases = pinned_bases<ec::g1_affine>;
+using g2_pinned_bases = pinned_bases<ec::g2_affine>;
 
 // Points per streamed chunk when g1_msm_options::stream_chunk_points is 0: 1.5 GiB of device
 // memory per buffer (two buffers) for either group, and a chunk MSM large enough to keep its
