@@ -300,22 +300,6 @@ __device__ __forceinline__ fp32 fp_dot_evenodd_impl(const fp32& a, const fp32& b
   return fp_reduce_once(r);
 }
 
-// Two independent products or squares in one interleaved stream (mont_evenodd.cuh's eo_mont_mul2,
-// eo_mont_sqr2), both canonical.
-struct fp32_pair {
-  fp32 first, second;
-};
-__device__ __forceinline__ fp32_pair fp_mul2_evenodd_impl(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
-  uint32_t r[12], t[12];
-  eo_mont_mul2<12, fp_consts>(r, a.v, b.v, t, c.v, d.v);
-  return {fp_reduce_once(r), fp_reduce_once(t)};
-}
-__device__ __forceinline__ fp32_pair fp_sqr2_evenodd_impl(const fp32& a, const fp32& c) {
-  uint32_t r[12], t[12];
-  eo_mont_sqr2<12, fp_consts>(r, a.v, t, c.v);
-  return {fp_reduce_once(r), fp_reduce_once(t)};
-}
-
 // Karatsuba for the multiplication, then a separated Montgomery reduction (mont_karatsuba.cuh):
 // 252 partial products instead of 288 for the product (236 IMAD.WIDE in the SASS against 277),
 // 360 instead of 432 for the dot product.
@@ -391,28 +375,6 @@ struct fp_mul_ptx_call {
     return fp_dot_ptx_outlined(a, b, c, d);
   }
 };
-// fp_mul_ptx_call plus mul2 / sqr2: two independent products (squares) per call, interleaved
-// (fp_mul2_evenodd_impl), for formulas that have such pairs (g1_ops::add_mixed: 4 paired calls
-// and the dot product instead of 9 calls).
-static __device__ __noinline__ fp32_pair fp_mul2_ptx_outlined(fp32 a, fp32 b, fp32 c, fp32 d) {
-  return fp_mul2_evenodd_impl(a, b, c, d);
-}
-static __device__ __noinline__ fp32_pair fp_sqr2_ptx_outlined(fp32 a, fp32 c) { return fp_sqr2_evenodd_impl(a, c); }
-struct fp_mul_ptx_call2 : fp_mul_ptx_call {
-  static constexpr bool paired = true;
-  static __device__ __forceinline__ fp32_pair mul2(const fp32& a, const fp32& b, const fp32& c, const fp32& d) {
-    return fp_mul2_ptx_outlined(a, b, c, d);
-  }
-  static __device__ __forceinline__ fp32_pair sqr2(const fp32& a, const fp32& c) { return fp_sqr2_ptx_outlined(a, c); }
-};
-// Whether a multiplier policy has the paired calls.
-template <class Mul>
-constexpr bool has_paired_products() {
-  if constexpr (requires { Mul::paired; })
-    return Mul::paired;
-  else
-    return false;
-}
 struct fp_mul_portable {
   static __device__ __forceinline__ fp32 mul(const fp32& a, const fp32& b) {
     return fp_from(ff::fp::mul_portable(fp_to(a), fp_to(b)));

@@ -7,8 +7,6 @@
 //   add_mixed  madd-2008-s, 6M + 2S + D   (bucket += base)
 //   add        add-2008-s, 10M + 2S + D   (bucket + bucket)
 //   dbl        dbl-2008-s-1, 4M + 3S + D
-// With a paired multiplier (fp_mul_ptx_call2) the same formulas issue their independent products
-// two per call (the *_paired variants): the same products, fewer calls, more parallelism per call.
 // Layouts (bytes identical to the host types, so arrays are copied, never converted):
 //   g1_affine_dev  x, y as ff::fp (96 B); the point at infinity is (0, 0), which is not on the
 //                  curve (0 != 0 + 4), so no flag byte is needed.
@@ -82,7 +80,6 @@ struct g1_ops {
   // dbl-2008-s-1, a = 0: U = 2Y, V = U^2, W = U V, S = X V, M = 3X^2,
   // X3 = M^2 - 2S, Y3 = M(S - X3) - W Y, ZZ3 = V ZZ, ZZZ3 = W ZZZ. The identity stays the identity.
   static __device__ __forceinline__ xyzz dbl(const xyzz& p) {
-    if constexpr (has_paired_products<Mul>()) return dbl_paired(p);
     const fp32 u = fp_dbl(p.Y);
     const fp32 v = Mul::sqr(u);
     const fp32 w = Mul::mul(u, v);
@@ -102,7 +99,6 @@ struct g1_ops {
   // q must not be the point at infinity (callers skip those).
   static __device__ __forceinline__ xyzz add_mixed(const xyzz& p, const affine& q) {
     if (is_identity(p)) return from_affine(q);
-    if constexpr (has_paired_products<Mul>()) return add_mixed_paired(p, q);
     const fp32 u2 = Mul::mul(q.x, p.ZZ);
     const fp32 s2 = Mul::mul(q.y, p.ZZZ);
     const fp32 pd = fp_sub(u2, p.X);
@@ -119,42 +115,12 @@ struct g1_ops {
     return r;
   }
 
-  // The same formulas with the independent products paired (U2 with S2, PP with R^2, PPP with Q,
-  // ZZ3 with ZZZ3), so each call interleaves two: 4 paired calls and the dot product.
-  static __device__ __forceinline__ xyzz add_mixed_paired(const xyzz& p, const affine& q) {
-    const fp32_pair us = Mul::mul2(q.x, p.ZZ, q.y, p.ZZZ);
-    const fp32 pd = fp_sub(us.first, p.X);
-    const fp32 rd = fp_sub(us.second, p.Y);
-    if (fp_is_zero(pd)) return fp_is_zero(rd) ? dbl(p) : identity();
-    return finish_paired(pd, rd, p.X, p.Y, p.ZZ, p.ZZZ);
-  }
-
-  // The tail both paired additions share (U1 = X1 and S1 = Y1 in the mixed one): PP = P^2 with
-  // R^2, PPP = P PP with Q = U1 PP, X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - S1 PPP, and
-  // ZZ3 = zz PP with ZZZ3 = zzz PPP (zz, zzz: the operands' ZZ and ZZZ factors).
-  static __device__ __forceinline__ xyzz finish_paired(const fp32& pd, const fp32& rd, const fp32& u1,
-                                                       const fp32& s1, const fp32& zz, const fp32& zzz) {
-    const fp32_pair squares = Mul::sqr2(pd, rd);
-    const fp32& pp = squares.first;
-    const fp32_pair pq = Mul::mul2(pd, pp, u1, pp);
-    const fp32& ppp = pq.first;
-    const fp32& qq = pq.second;
-    const fp32_pair z = Mul::mul2(zz, pp, zzz, ppp);
-    xyzz r;
-    r.X = fp_sub(fp_sub(squares.second, ppp), fp_dbl(qq));
-    r.Y = Mul::dot(rd, fp_sub(qq, r.X), fp_neg(s1), ppp);
-    r.ZZ = z.first;
-    r.ZZZ = z.second;
-    return r;
-  }
-
   // add-2008-s: U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1, P = U2 - U1, R = S2 - S1,
   // PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q, Y3 = R(Q - X3) - S1 PPP,
   // ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP.
   static __device__ __forceinline__ xyzz add(const xyzz& p, const xyzz& q) {
     if (is_identity(p)) return q;
     if (is_identity(q)) return p;
-    if constexpr (has_paired_products<Mul>()) return add_paired(p, q);
     const fp32 u1 = Mul::mul(p.X, q.ZZ);
     const fp32 u2 = Mul::mul(q.X, p.ZZ);
     const fp32 s1 = Mul::mul(p.Y, q.ZZZ);
@@ -171,35 +137,6 @@ struct g1_ops {
     r.ZZ = Mul::mul(Mul::mul(p.ZZ, q.ZZ), pp);
     r.ZZZ = Mul::mul(Mul::mul(p.ZZZ, q.ZZZ), ppp);
     return r;
-  }
-
-  // dbl and add with the independent products paired, as add_mixed_paired: dbl in 3 paired calls,
-  // a square and the dot product (instead of 8 calls); add in 6 paired calls and the dot product
-  // (instead of 13).
-  static __device__ __forceinline__ xyzz dbl_paired(const xyzz& p) {
-    const fp32 u = fp_dbl(p.Y);
-    const fp32_pair vx = Mul::sqr2(u, p.X);  // V = U^2, X^2
-    const fp32& v = vx.first;
-    const fp32_pair ws = Mul::mul2(u, v, p.X, v);  // W = U V, S = X V
-    const fp32& w = ws.first;
-    const fp32& s = ws.second;
-    const fp32 m = fp_add(fp_dbl(vx.second), vx.second);
-    const fp32_pair zz = Mul::mul2(v, p.ZZ, w, p.ZZZ);
-    xyzz r;
-    r.X = fp_sub(Mul::sqr(m), fp_dbl(s));
-    r.Y = Mul::dot(m, fp_sub(s, r.X), fp_neg(p.Y), w);
-    r.ZZ = zz.first;
-    r.ZZZ = zz.second;
-    return r;
-  }
-  static __device__ __forceinline__ xyzz add_paired(const xyzz& p, const xyzz& q) {
-    const fp32_pair u = Mul::mul2(p.X, q.ZZ, q.X, p.ZZ);     // U1, U2
-    const fp32_pair s = Mul::mul2(p.Y, q.ZZZ, q.Y, p.ZZZ);   // S1, S2
-    const fp32 pd = fp_sub(u.second, u.first);
-    const fp32 rd = fp_sub(s.second, s.first);
-    if (fp_is_zero(pd)) return fp_is_zero(rd) ? dbl(p) : identity();
-    const fp32_pair zz12 = Mul::mul2(p.ZZ, q.ZZ, p.ZZZ, q.ZZZ);  // ZZ1 ZZ2, ZZZ1 ZZZ2
-    return finish_paired(pd, rd, u.first, s.first, zz12.first, zz12.second);
   }
 };
 

@@ -14,8 +14,6 @@
 // g2_xyzz_dev X, Y, ZZ, ZZZ (384 B) = ec::g2_xyzz; identity ZZ = 0 (all-zero bytes included).
 #pragma once
 
-#include <type_traits>
-
 #include "backend/cuda/g1_device.cuh"
 
 namespace cuzk::cuda::dev {
@@ -44,39 +42,20 @@ __device__ __forceinline__ fp2_dev fp2_sub(const fp2_dev& a, const fp2_dev& b) {
 __device__ __forceinline__ fp2_dev fp2_dbl(const fp2_dev& a) { return {fp_dbl(a.c0), fp_dbl(a.c1)}; }
 __device__ __forceinline__ fp2_dev fp2_neg(const fp2_dev& a) { return {fp_neg(a.c0), fp_neg(a.c1)}; }
 
-// With a paired multiplier (fp_mul_ptx_call2) v0 and v1 go in one paired call and the squaring's
-// two products in another: 2 calls per product and 1 per square instead of 3 and 2.
 template <class Mul>
 struct fp2_mul_policy {
   static __device__ __forceinline__ fp2_dev mul(const fp2_dev& a, const fp2_dev& b) {
-    if constexpr (has_paired_products<Mul>()) {
-      const fp32_pair v = Mul::mul2(a.c0, b.c0, a.c1, b.c1);
-      const fp32 s = Mul::mul(fp_add(a.c0, a.c1), fp_add(b.c0, b.c1));
-      return {fp_sub(v.first, v.second), fp_sub(fp_sub(s, v.first), v.second)};
-    }
     const fp32 v0 = Mul::mul(a.c0, b.c0);
     const fp32 v1 = Mul::mul(a.c1, b.c1);
     const fp32 s = Mul::mul(fp_add(a.c0, a.c1), fp_add(b.c0, b.c1));
     return {fp_sub(v0, v1), fp_sub(fp_sub(s, v0), v1)};
   }
   static __device__ __forceinline__ fp2_dev sqr(const fp2_dev& a) {
-    if constexpr (has_paired_products<Mul>()) {
-      const fp32_pair c = Mul::mul2(fp_add(a.c0, a.c1), fp_sub(a.c0, a.c1), a.c0, a.c1);
-      return {c.first, fp_dbl(c.second)};
-    }
     const fp32 c0 = Mul::mul(fp_add(a.c0, a.c1), fp_sub(a.c0, a.c1));
     const fp32 c1 = Mul::mul(a.c0, a.c1);
     return {c0, fp_dbl(c1)};
   }
 };
-
-// The multiplier of every G2 MSM kernel. CUZK_G2_PAIRED_PRODUCTS=1 (a build switch, so that the
-// G2 kernels are not compiled twice) builds them with the paired calls above; not yet measured
-// against the default (docs/roadmap.md).
-#ifndef CUZK_G2_PAIRED_PRODUCTS
-#define CUZK_G2_PAIRED_PRODUCTS 0
-#endif
-using g2_msm_mul = std::conditional_t<CUZK_G2_PAIRED_PRODUCTS != 0, fp_mul_ptx_call2, fp_mul_ptx_call>;
 
 __device__ __forceinline__ fp2_dev load_fp2_ro(const fp2_dev* p) { return {load_fp_ro(&p->c0), load_fp_ro(&p->c1)}; }
 __device__ __forceinline__ fp2_dev load_fp2(const fp2_dev* p) { return {load_fp(&p->c0), load_fp(&p->c1)}; }

@@ -15,7 +15,7 @@ namespace {
 using dev::fp2_dev;
 using dev::g2_affine_dev;
 using dev::g2_xyzz_dev;
-using mul = dev::g2_msm_mul;  // the multiplier of the G2 MSM
+using mul = dev::fp_mul_ptx_call;  // the multiplier of the G2 MSM
 
 __global__ void fp2_selftest_kernel(const fp2_dev* a, const fp2_dev* b, fp2_dev* prod, fp2_dev* square,
                                     fp2_dev* sum, fp2_dev* diff, fp2_dev* neg, std::size_t n) {

@@ -291,59 +291,6 @@ CUZK_EO_UNROLL
   eo_merge<N>(c, r, E, O);
 }
 
-// Two independent products (a b and c d) in one instruction stream, row by row, with separate
-// accumulators: the two never meet, so ptxas interleaves four independent carry chains per row
-// instead of two. For callers with few warps per scheduler (the MSM kernels at 128 registers run
-// 4), whose multiply pipe otherwise idles while a chain waits on its previous multiply-add, and
-// one call replaces two. Results as eo_mont_mul's, in [0, 2p).
-template <int N, class P>
-CUZK_EO_HD void eo_mont_mul2(uint32_t (&r)[N], const uint32_t (&a)[N], const uint32_t (&b)[N], uint32_t (&s)[N],
-                             const uint32_t (&c)[N], const uint32_t (&d)[N]) {
-  cc_chain c1, c2;
-  uint32_t E1[N], O1[N], E2[N], O2[N];
-  auto la = [&](int j) { return a[j]; };
-  auto lc = [&](int j) { return c[j]; };
-  auto none = [](uint32_t (&)[N], uint32_t (&)[N]) {};
-CUZK_EO_UNROLL
-  for (int i = 0; i < N; i += 2) {
-    eo_row<N, P>(c1, E1, O1, la, b[i], 0, i == 0, P::n0, none);
-    eo_row<N, P>(c2, E2, O2, lc, d[i], 0, i == 0, P::n0, none);
-    eo_row<N, P>(c1, O1, E1, la, b[i + 1], 0, false, P::n0, none);
-    eo_row<N, P>(c2, O2, E2, lc, d[i + 1], 0, false, P::n0, none);
-  }
-  eo_merge<N>(c1, r, E1, O1);
-  eo_merge<N>(c2, s, E2, O2);
-}
-
-// Two independent squares a^2 and c^2, interleaved as eo_mont_mul2 (rows of eo_mont_sqr).
-template <int N, class P>
-CUZK_EO_HD void eo_mont_sqr2(uint32_t (&r)[N], const uint32_t (&a)[N], uint32_t (&s)[N], const uint32_t (&c)[N]) {
-  static_assert(eo_three_spare_bits<N, P>(), "eo_mont_sqr2 needs p < 2^(32N - 3)");
-  cc_chain c1, c2;
-  uint32_t E1[N], O1[N], E2[N], O2[N], sa[N], da[N], sc[N], dc[N];
-CUZK_EO_UNROLL
-  for (int j = 0; j < N; ++j) {
-    sa[j] = a[j] << 1;
-    da[j] = j == 0 ? sa[0] : sa[j] | (a[j - 1] >> 31);
-    sc[j] = c[j] << 1;
-    dc[j] = j == 0 ? sc[0] : sc[j] | (c[j - 1] >> 31);
-  }
-  auto row = [&](cc_chain& ch, const uint32_t (&x)[N], const uint32_t (&sx)[N], const uint32_t (&dx)[N],
-                 uint32_t (&e)[N], uint32_t (&o)[N], int i) {
-    auto u = [&](int j) { return j == i ? x[j] : j == i + 1 ? sx[j] : dx[j]; };
-    eo_row<N, P>(ch, e, o, u, x[i], i, i == 0, P::n0, [](uint32_t (&)[N], uint32_t (&)[N]) {});
-  };
-CUZK_EO_UNROLL
-  for (int i = 0; i < N; i += 2) {
-    row(c1, a, sa, da, E1, O1, i);
-    row(c2, c, sc, dc, E2, O2, i);
-    row(c1, a, sa, da, O1, E1, i + 1);
-    row(c2, c, sc, dc, O2, E2, i + 1);
-  }
-  eo_merge<N>(c1, r, E1, O1);
-  eo_merge<N>(c2, s, E2, O2);
-}
-
 // CIOS with 64-bit multiply-adds (IMAD.WIDE.U32: a 32x32 product plus a 64-bit addend in one
 // instruction) written in plain C; the carries are IADD3 on the integer ALU instead of the
 // multiplier's carry-in. Result in [0, 2p). Per row: n wide products for a b_i, n for m p.

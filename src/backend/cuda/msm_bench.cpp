@@ -93,7 +93,6 @@ const char* mul_name(cuda::fp_mul_kernel k) {
   switch (k) {
     case cuda::fp_mul_kernel::ptx32: return "ptx32";
     case cuda::fp_mul_kernel::ptx32_call: return "ptx32_call";
-    case cuda::fp_mul_kernel::ptx32_call2: return "ptx32_call2";
     case cuda::fp_mul_kernel::portable64: break;
   }
   return "portable64";
@@ -506,14 +505,12 @@ int main(int argc, char** argv) {
 
   if (binary_mode) {
     // --- the 0/1 split on the PoRep mix: 2^max_log (an L or A MSM at 2^27) down to 2^min_log ---------
-    // Each size with the ones listed (the default) and with the pass over positions, then listed
-    // with the paired products.
+    // Each size with the ones listed (the default) and with the pass over positions.
     for (unsigned k = max_log; k + 1 > min_log && k >= 10; k -= 2)
-      for (int variant : {0, 1, 2}) {
+      for (bool listed : {true, false}) {
         cuda::g1_msm_options o;
-        o.g1_ones_listed = variant != 1;
-        if (variant == 2) o.mul = cuda::fp_mul_kernel::ptx32_call2;
-        std::printf("g1_ones_listed %d %s: ", o.g1_ones_listed ? 1 : 0, mul_name(o.mul));
+        o.g1_ones_listed = listed;
+        std::printf("g1_ones_listed %d: ", listed ? 1 : 0);
         if (!bench_binary<cuda::g1_device_bases, ec::g1_jacobian>(
                 *ctx, bases, "g1", k, [&](const std::vector<fr>& sc) { return expected_for(sc, sc.size()); }, o))
           return 2;
@@ -654,8 +651,7 @@ int main(int argc, char** argv) {
     if (k > max_log || k < min_log) continue;
     const std::size_t n = std::size_t{1} << k;
     std::printf("multiplier / min_blocks 2^%u:", k);
-    for (auto mul : {cuda::fp_mul_kernel::ptx32, cuda::fp_mul_kernel::ptx32_call, cuda::fp_mul_kernel::ptx32_call2,
-                     cuda::fp_mul_kernel::portable64})
+    for (auto mul : {cuda::fp_mul_kernel::ptx32, cuda::fp_mul_kernel::ptx32_call, cuda::fp_mul_kernel::portable64})
       for (unsigned mb : {1u, 2u}) {
         if (mul == cuda::fp_mul_kernel::portable64 && k == 26) continue;
         if (mul != cuda::fp_mul_kernel::ptx32_call && mb != 2) continue;  // twins: capped only

@@ -447,12 +447,10 @@ struct g1_msm_context::impl {
                       ec::jacobian_point<typename host_curve_of<C>::type>& out, std::string& error,
                       double upload_ms_host) {
     if constexpr (std::is_same_v<C, g2c>) {
-      return run<g2c, dev::g2_msm_mul>(b, dev_scalars, n, out, error, upload_ms_host);
+      return run<g2c, dev::fp_mul_ptx_call>(b, dev_scalars, n, out, error, upload_ms_host);
     } else {
       switch (opt.mul) {
         case fp_mul_kernel::ptx32: return run<g1c, dev::fp_mul_ptx>(b, dev_scalars, n, out, error, upload_ms_host);
-        case fp_mul_kernel::ptx32_call2:
-          return run<g1c, dev::fp_mul_ptx_call2>(b, dev_scalars, n, out, error, upload_ms_host);
         case fp_mul_kernel::ptx32_call:
           return run<g1c, dev::fp_mul_ptx_call>(b, dev_scalars, n, out, error, upload_ms_host);
         case fp_mul_kernel::portable64: break;
@@ -515,8 +513,8 @@ struct g1_msm_context::impl {
 // alternate buffers, then the lists of round r - 1) and apts[r % 2]. An affine array that does
 // not fit in device memory ends the rounds early: the lists written so far are complete, so the
 // XYZZ accumulation finishes the group from there (the plain path when it is the first round).
-// The product is the out-of-line PTX one (G1: fp_mul_ptx_call; G2: g2_msm_mul, the G2 kernels'
-// multiplier). G2 runs the global-scratch kernel only, at one block per SM (no register cap).
+// The product is the out-of-line PTX one (fp_mul_ptx_call). G2 runs the global-scratch kernel
+// only, at one block per SM (no register cap).
 template <class C>
 bool g1_msm_context::impl::halve(unsigned c, unsigned rounds, const uint32_t*& keys, const uint32_t*& vals,
                                  uint32_t* keys_spare, uint32_t* vals_spare, const typename C::affine*& pts,
@@ -566,8 +564,7 @@ bool g1_msm_context::impl::halve(unsigned c, unsigned rounds, const uint32_t*& k
             out.as<affine>());
     }
     if (!local)
-      dev::halving_global_kernel<std::conditional_t<is_g2, dev::g2_msm_mul, dev::fp_mul_ptx_call>, affine,
-                                 is_g2 ? 1 : 2><<<grid, dev::halving_block, 0, stream>>>(
+      dev::halving_global_kernel<dev::fp_mul_ptx_call, affine, is_g2 ? 1 : 2><<<grid, dev::halving_block, 0, stream>>>(
           keys, vals, pts, count, range, threads, digit_mask, halve_offsets.as<uint32_t>(), keys_spare, vals_spare,
           out.as<affine>(), halve_prefix.as<field>(), halve_where.as<uint32_t>());
     if (!launched("halving_kernel", error)) return false;
@@ -812,8 +809,7 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
 
   // Bucket reduction, then tree sums down to <= host_tail_per_window per window.
   auto reduce_kernel = reduce_segments_kernel<C, Mul>;
-  if constexpr (!std::is_same_v<C, g2c> &&
-                (std::is_same_v<Mul, dev::fp_mul_ptx_call> || std::is_same_v<Mul, dev::fp_mul_ptx_call2>))
+  if constexpr (!std::is_same_v<C, g2c> && std::is_same_v<Mul, dev::fp_mul_ptx_call>)
     if (opt.reduce_min_blocks == 2) reduce_kernel = reduce_segments_kernel<C, Mul, 2>;
   reduce_kernel<<<grid_for(static_cast<std::size_t>(segments) * windows, block_threads), block_threads, 0, stream>>>(
       buckets.as<xyzz_dev>(), per_window, g, segments, windows, red0.as<xyzz_dev>());
@@ -928,8 +924,7 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   using affine = typename C::affine;
   using xyzz_dev = typename C::xyzz;
   using host_xyzz = ec::xyzz_point<typename host_curve_of<C>::type>;
-  // The ones' pass and its tree sums (a small share of the time): G1's default multiplier, G2's.
-  using mul = std::conditional_t<std::is_same_v<C, g2c>, dev::g2_msm_mul, dev::fp_mul_ptx_call>;
+  using mul = dev::fp_mul_ptx_call;  // the ones' pass and its tree sums: a small share of the time
   if (n < binary_split_min_n) return run_configured<C>(b, scalars, n, out, error, 0);
   const std::size_t capacity = n / binary_split_rest_fraction;
   if (!split_codes.reserve((n + 15) / 16 * 16, error) || !split_count.reserve(sizeof(unsigned long long), error) ||
@@ -1052,16 +1047,8 @@ bool g1_msm_context::impl::sum_ones_listed(const typename C::affine* b, std::siz
       return false;
     if (count == 0) continue;
     const std::size_t range = (count + parts - 1) / parts;
-    auto add = [&](auto mul) {
-      binary_split::add_listed_kernel<C, decltype(mul), block_threads, ones_min_blocks<C>>
-          <<<grid_for(parts, block_threads), block_threads, 0, stream>>>(vals, pts, count, range, parts, out);
-    };
-    if constexpr (std::is_same_v<C, g2c>)
-      add(dev::g2_msm_mul{});
-    else if (opt.mul == fp_mul_kernel::ptx32_call2)
-      add(dev::fp_mul_ptx_call2{});
-    else
-      add(dev::fp_mul_ptx_call{});
+    binary_split::add_listed_kernel<C, dev::fp_mul_ptx_call, block_threads, ones_min_blocks<C>>
+        <<<grid_for(parts, block_threads), block_threads, 0, stream>>>(vals, pts, count, range, parts, out);
     if (!launched("add_listed_kernel", error)) return false;
   }
   return true;

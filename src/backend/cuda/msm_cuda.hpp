@@ -110,9 +110,7 @@ inline constexpr std::size_t default_stream_chunk_g2 = std::size_t{1} << 23;
 
 // ptx32: PTX CIOS inlined at every call site; ptx32_call: the same product as one out-of-line
 // function (smaller code); portable64: the mont_field template (fp_device.cuh).
-// ptx32_call2: ptx32_call with the XYZZ mixed addition's independent products paired, two per
-// call in one interleaved stream (fp_device.cuh's fp_mul_ptx_call2).
-enum class fp_mul_kernel : uint8_t { ptx32, portable64, ptx32_call, ptx32_call2 };
+enum class fp_mul_kernel : uint8_t { ptx32, portable64, ptx32_call };
 
 struct g1_msm_options {
   unsigned window_bits = 0;           // c; 0 = default_window_bits(n); else 2..24

@@ -75,8 +75,8 @@ class spmv_context {
   // half across its threads: one thread copies ~7 GB/s on the H200 machine, so a 2^27 witness
   // (4.2 GB) took ~0.59 s against a PCIe floor of 0.076 s (55 GB/s); it must outlive the context.
   // pipelined_encode: the packed upload's host encode runs as one pipeline over the copier's
-  // threads for the whole witness (pack_witness_pipelined) instead of one parallel_for per chunk;
-  // not yet measured on the H200, so off by default.
+  // threads for the whole witness (pack_witness_pipelined) instead of one parallel_for per chunk
+  // (at 2^27 on the H200: 56.6 ms against 113.5; cuda_backend_options turns it on).
   static std::unique_ptr<spmv_context> create(pinned_host_pool* pinned, std::string& error,
                                               base::executor* copier = nullptr, bool pipelined_encode = false);
   ~spmv_context();

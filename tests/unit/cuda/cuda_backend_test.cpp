@@ -181,13 +181,13 @@ TEST(CudaBackend, SpmvMatchesCpuEvaluateAbc) {
   CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   auto gpu = make_gpu();
-  cuda_backend_options staged;  // the witness through pinned 32 MiB halves
+  cuda_backend_options staged;  // the witness through pinned 32 MiB halves, encoded as one pipeline
   staged.pinned = make_cuda_pinned_pool(std::size_t{256} << 20);
   auto gpu_pinned = make_gpu(staged);
-  cuda_backend_options pipelined = staged;  // the packed upload's encode as one pipeline
-  pipelined.pipelined_witness_encode = true;
-  auto gpu_pipelined = make_gpu(pipelined);
-  ASSERT_TRUE(gpu && gpu_pinned && gpu_pipelined);
+  cuda_backend_options chunked = staged;  // the packed upload's encode one chunk at a time
+  chunked.pipelined_witness_encode = false;
+  auto gpu_chunked = make_gpu(chunked);
+  ASSERT_TRUE(gpu && gpu_pinned && gpu_chunked);
   backend::cpu::cpu_backend cpu(cpu_pool());
   const shape_spec specs[] = {
       {1, 1, 0, 2, 0, 1},             // one row, ONE only, no aux
@@ -209,7 +209,7 @@ TEST(CudaBackend, SpmvMatchesCpuEvaluateAbc) {
     for (std::size_t m : {total, poly::radix2_domain(total).size(), poly::radix2_domain(total).size() * 2}) {
       std::vector<fr> a(m), b(m), c(m);
       cpu.evaluate_abc(s, w.inputs, w.aux, a, b, c);
-      for (cuda_backend* g : {gpu.get(), gpu_pinned.get(), gpu_pipelined.get()}) {
+      for (cuda_backend* g : {gpu.get(), gpu_pinned.get(), gpu_chunked.get()}) {
         std::vector<fr> ga(m, fr::one()), gb(m, fr::one()), gc(m, fr::one());
         g->evaluate_abc(s, w.inputs, w.aux, ga, gb, gc);
         EXPECT_TRUE(a == ga) << "a, m = " << m << ": " << first_mismatch(a, ga);

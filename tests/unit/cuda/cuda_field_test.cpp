@@ -123,14 +123,6 @@ void check_host_products(cuzk::test::seeded_rng& rng) {
     const F want = a * b;
     cuzk::cuda::dev::eo_mont_mul<n, L>(r, x, y);
     ASSERT_EQ(L::join(r), want) << "even/odd, iteration " << it;
-    {  // two products interleaved: a b beside b a^2 (distinct operands and results)
-      const F a2 = a * a;
-      uint32_t x2[n], r2[n];
-      L::split(a2, x2);
-      cuzk::cuda::dev::eo_mont_mul2<n, L>(r, x, y, r2, y, x2);
-      ASSERT_EQ(L::join(r), want) << "paired even/odd, first, iteration " << it;
-      ASSERT_EQ(L::join(r2), b * a2) << "paired even/odd, second, iteration " << it;
-    }
     cuzk::cuda::dev::wide_mont_mul<n, L>(r, x, y);
     ASSERT_EQ(L::join(r), want) << "wide, iteration " << it;
     cuzk::cuda::dev::wide_mont_sqr<n, L>(r, x);
@@ -151,10 +143,6 @@ void check_host_products(cuzk::test::seeded_rng& rng) {
     if constexpr (cuzk::cuda::dev::eo_three_spare_bits<n, L>()) {  // Fp only
       cuzk::cuda::dev::eo_mont_sqr<n, L>(r, x);
       ASSERT_EQ(L::join(r), a * a) << "even/odd square, iteration " << it;
-      uint32_t r2[n];
-      cuzk::cuda::dev::eo_mont_sqr2<n, L>(r, x, r2, y);
-      ASSERT_EQ(L::join(r), a * a) << "paired even/odd squares, first, iteration " << it;
-      ASSERT_EQ(L::join(r2), b * b) << "paired even/odd squares, second, iteration " << it;
       F c = F::random(rng), d = F::random(rng);
       if (it == 0) c = d = -F::one();
       uint32_t z[n], w[n];

@@ -116,8 +116,6 @@ TEST(CudaMsm, MatchesCpuForcedPlans) {
   expect_same(gpu_msm(b, s, o), want, "inlined PTX multiplier");
   o.mul = cuda::fp_mul_kernel::ptx32_call;
   expect_same(gpu_msm(b, s, o), want, "out-of-line PTX multiplier");
-  o.mul = cuda::fp_mul_kernel::ptx32_call2;
-  expect_same(gpu_msm(b, s, o), want, "paired out-of-line PTX multiplier");
   o = {};
   o.accumulate_threads = 37;
   o.accumulate_block = 256;
@@ -291,7 +289,7 @@ TEST(CudaMsm, MostlyBinaryMatchesCpu) {
   test::seeded_rng rng;
   std::string error;
   for (auto [listed, mul] : {std::pair{true, cuda::fp_mul_kernel::ptx32_call},
-                             {false, cuda::fp_mul_kernel::ptx32_call}, {true, cuda::fp_mul_kernel::ptx32_call2},
+                             {false, cuda::fp_mul_kernel::ptx32_call},
                              {true, cuda::fp_mul_kernel::ptx32}}) {
     SCOPED_TRACE(std::string(listed ? "ones listed" : "ones by positions") + ", multiplier " +
                  std::to_string(static_cast<int>(mul)));
