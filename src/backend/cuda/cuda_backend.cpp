@@ -205,6 +205,7 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
   if (!b->msm_) return nullptr;
   g1_msm_options mo = b->msm_->options();
   mo.stream_chunk_points = options.stream_chunk_points;
+  mo.profile = options.profile_msms;
   // G2 halving rounds for the B_G2 split's ones only, in chunks of prover_affine_pairs entries,
   // so that their arrays stay within msm_scratch_bytes's bound; no Pippenger MSM runs them (the
   // split's rest is too small to gain, and a plain B_G2 MSM's groups would need ~434 B per entry).
@@ -421,13 +422,18 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
   ec::g2_jacobian b2_sum;
   // A query's pinned bases when it is streamed, else null.
   auto pin = [&](auto pinned_srs::*query) { return (srs->pinned.*query).size() ? &(srs->pinned.*query) : nullptr; };
+  auto keep_profile = [&](std::size_t query) {
+    if (opt_.profile_msms) msm_profiles_[query] = msm_->profile();
+  };
   t0 = clock_type::now();
   check(query_msm(*msm_, srs->h, pin(&pinned_srs::h), false, a, m - 1, h_sum, error), "H MSM", error);
   t.msm_h = seconds_since(t0);
+  keep_profile(0);
 
   t0 = clock_type::now();
   check(query_msm(*msm_, srs->l, pin(&pinned_srs::l), true, w, na, l_sum, error), "L MSM", error);
   t.msm_l = seconds_since(t0);
+  keep_profile(1);
 
   std::size_t n = 0;
   t0 = clock_type::now();
@@ -435,17 +441,20 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
             spmv_->synchronize(error) && query_msm(*msm_, srs->a, pin(&pinned_srs::a), true, b, n, a_sum, error),
         "A MSM", error);
   t.msm_a = seconds_since(t0);
+  keep_profile(2);
 
   t0 = clock_type::now();
   check(c.resize(bc_len, error) && spmv_->compact_msm_scalars(dshape, w, spmv_context::query::b, c, n, error) &&
             spmv_->synchronize(error) && query_msm(*msm_, srs->b_g1, pin(&pinned_srs::b_g1), true, c, n, b1_sum, error),
         "B_G1 MSM", error);
   t.msm_b_g1 = seconds_since(t0);
+  keep_profile(3);
 
   // B_G2 with B_G1's compacted scalars (still in c): b_g2 and b_g1 share the layout.
   t0 = clock_type::now();
   check(query_msm(*msm_, srs->b_g2, pin(&pinned_srs::b_g2), true, c, n, b2_sum, error), "B_G2 MSM", error);
   t.msm_b_g2 = seconds_since(t0);
+  keep_profile(4);
   kernels.unlock();
 
   // 4. Assembly: prover.hpp step 4, the same formulas as prove_with_ops.

@@ -165,6 +165,9 @@ struct cuda_backend_options {
   // parallel_for per 2^20-value chunk (spmv_context::create). Measured at 2^27 on the H200: the
   // upload 113.5 -> 56.6 ms, a proof 1,184 -> 1,162 ms (docs/gpu-prove-2-27.md).
   bool pipelined_witness_encode = true;
+  // Diagnostics: every MSM of a proof profiles its phases (g1_msm_options::profile: a stream
+  // synchronisation after each phase, so slightly slower), kept in last_msm_profiles().
+  bool profile_msms = false;
   // Null: a private cache of one entry. Give one only together with `arbiter`.
   std::shared_ptr<device_srs_cache> srs;
   srs_residency residency = srs_residency::automatic;
@@ -217,6 +220,9 @@ class cuda_backend final : public groth16::prover_backend {
   int device() const { return opt_.device; }
   const device_srs_cache& srs_cache() const { return *srs_; }
   std::size_t shape_uploads() const { return shape_uploads_; }
+  // With cuda_backend_options::profile_msms: the last proof's MSM profiles in query order
+  // H, L, A, B_G1, B_G2 (else all zero).
+  const std::array<g1_msm_profile, 5>& last_msm_profiles() const { return msm_profiles_; }
 
  private:
   cuda_backend(base::executor& ex, const cuda_backend_options& o);
@@ -259,6 +265,7 @@ class cuda_backend final : public groth16::prover_backend {
   std::unique_ptr<spmv_context> spmv_;
   std::unique_ptr<g1_msm_context> msm_;
   std::unique_ptr<ntt_context> ntt_;
+  std::array<g1_msm_profile, 5> msm_profiles_{};
 
   struct shape_key {
     const void* address = nullptr;

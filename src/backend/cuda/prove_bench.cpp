@@ -22,7 +22,7 @@
 // pipelined (no GPU needed).
 //
 // Real parameters (cuda_prove_bench real [reps] [log2 sizes...] [workers=N] [mix=pessimistic]
-// [srs=streamed] [device_gib=N] [variants]): a satisfiable
+// [srs=streamed] [device_gib=N] [variants] [profile]): a satisfiable
 // PoRep-like circuit of the same sizes and densities (porep_like_circuit.hpp), parameters from
 // the device setup generator (setup_cuda.hpp; its stage times and the prediction from operation
 // counts are printed), a cold and `reps` warm proofs with per-stage timings, every proof checked
@@ -36,7 +36,8 @@
 // device_gib=N: the parameters are copied back to the host and the backends see an N GiB device
 // (arbiter capacity N - 2 GiB) with automatic residency: the queries that do not fit stream.
 // variants: then a backend with the witness encode chunk by chunk (off its default) and the
-// same SRS, best of `reps` warm proofs.
+// same SRS, best of `reps` warm proofs. profile: then a backend whose MSMs profile their phases
+// (cuda_backend_options::profile_msms); each query's phases of its second proof.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -306,9 +307,23 @@ std::string device_used() {
   return cuda::format_bytes(total_b - free_b) + " of " + cuda::format_bytes(total_b);
 }
 
+// One MSM's profile (g1_msm_options::profile) on a line: with the 0/1 split its three phases
+// (host clock) and then the rest's Pippenger phases, else the Pippenger phases (CUDA events).
+void print_msm_profile(const char* query, const cuda::g1_msm_profile& p) {
+  if (p.binary_split)
+    std::printf("    %-5s 0/1 split %7.2f ms: classify %.2f, ones %.2f, rest %.2f (%zu scalars; its", query,
+                p.binary_classify_ms + p.binary_ones_ms + p.binary_rest_ms, p.binary_classify_ms, p.binary_ones_ms,
+                p.binary_rest_ms, p.binary_rest);
+  else
+    std::printf("    %-5s Pippenger %7.2f ms (its", query, p.total_ms);
+  std::printf(" c=%u: scalars %.2f, digits %.2f, sort %.2f, affine %.2f, accumulate %.2f, reduce %.2f, host %.2f)\n",
+              p.window_bits, p.scalars_ms, p.digits_ms, p.sort_ms, p.affine_ms, p.accumulate_ms, p.reduce_ms,
+              p.host_ms);
+}
+
 // Real parameters: device setup, proofs checked by the verifier; then optionally two workers.
 void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::witness_mix& mix, bool streamed,
-                unsigned device_gib, bool variants, cuzk::base::executor& ex) {
+                unsigned device_gib, bool variants, bool profile, cuzk::base::executor& ex) {
   const std::size_t m = std::size_t{1} << log_m;
   std::printf("\n== 2^%u domain (PoRep-like, satisfiable, real parameters; aux %.2f%% zero, %.2f%% one, %.2f%% "
               "other) ==\n",
@@ -421,6 +436,20 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
     }
     std::printf("  variant witness encode chunk by chunk: verified %u / %u\n", vvalid, reps + 1);
     print_timings("best", vbest);
+  }
+  if (profile) {
+    // Every MSM's phases in the prover (real, distinct bases; each phase ends in a sync).
+    cuda::cuda_backend_options op = o;
+    op.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
+    op.profile_msms = true;
+    auto gp = cuda::cuda_backend::create(ex, op, error);
+    if (!gp) die(error);
+    unsigned pvalid = prove_one(*gp, proofs++, t);
+    pvalid += prove_one(*gp, proofs++, t);
+    std::printf("  profiled MSMs (second proof; verified %u / 2):\n", pvalid);
+    print_timings("profiled", t);
+    const char* names[5] = {"H", "L", "A", "B_G1", "B_G2"};
+    for (std::size_t q = 0; q < 5; ++q) print_msm_profile(names[q], gp->last_msm_profiles()[q]);
   }
   if (partitions == 0) return;
 
@@ -559,7 +588,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "real") {
     unsigned reps = 3, partitions = 0;
     cuda::witness_mix mix = cuda::witness_mix::porep_measured();
-    bool streamed = false, variants = false;
+    bool streamed = false, variants = false, profile = false;
     unsigned device_gib = 0;
     std::vector<unsigned> logs;
     for (int i = 2; i < argc; ++i) {
@@ -568,6 +597,7 @@ int main(int argc, char** argv) {
       else if (a == "mix=pessimistic") mix = cuda::witness_mix::pessimistic();
       else if (a == "srs=streamed") streamed = true;
       else if (a == "variants") variants = true;
+      else if (a == "profile") profile = true;
       else if (a.rfind("device_gib=", 0) == 0) device_gib = static_cast<unsigned>(std::atoi(a.c_str() + 11));
       else if (i == 2) reps = static_cast<unsigned>(std::max(1, std::atoi(a.c_str())));
       else logs.push_back(static_cast<unsigned>(std::atoi(a.c_str())));
@@ -577,7 +607,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < logs.size(); ++i) {
       try {
         bench_real(logs[i], reps, i + 1 == logs.size() ? partitions : 0, mix, streamed, device_gib, variants,
-                   *ex);
+                   profile, *ex);
       } catch (const std::exception& e) {
         std::printf("  FAILED at 2^%u: %s\n", logs[i], e.what());
         std::fflush(stdout);

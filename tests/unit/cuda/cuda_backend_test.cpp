@@ -302,7 +302,10 @@ TEST(CudaBackend, ProvePartitionTestCircuitVerifies) {
   CUZK_REQUIRE_GPU("CUDA backend tests skipped");
   std::mt19937_64 rng(test::test_seed());
   auto gpu = make_gpu();
-  ASSERT_TRUE(gpu);
+  cuda_backend_options profiled_options;  // each MSM synchronises after every phase: same proofs
+  profiled_options.profile_msms = true;
+  auto profiled = make_gpu(profiled_options);
+  ASSERT_TRUE(gpu && profiled);
   for (unsigned k : {10u, 12u, 14u}) {
     SCOPED_TRACE("k = " + std::to_string(k));
     const testcircuit::chain_definition def(k);
@@ -311,6 +314,13 @@ TEST(CudaBackend, ProvePartitionTestCircuitVerifies) {
     ASSERT_EQ(poly::radix2_domain(s.num_constraints + s.num_inputs).size(), std::size_t{1} << k);
     const parameters p = groth16::setup_random(s, rng, cpu_pool());
     expect_same_proofs(*gpu, p, s, w, rng, true);
+    if (k != 14) continue;
+    expect_same_proofs(*profiled, p, s, w, rng, true);
+    const auto& prof = profiled->last_msm_profiles();
+    EXPECT_GT(prof[0].window_bits, 0u) << "H: its Pippenger's profile";
+    EXPECT_GT(prof[0].accumulate_ms, 0.0) << "H";
+    EXPECT_TRUE(prof[1].binary_split || prof[1].window_bits > 0) << "L: the split's or the plain MSM's profile";
+    EXPECT_EQ(gpu->last_msm_profiles()[0].window_bits, 0u) << "an unprofiled backend keeps none";
   }
 }
 
