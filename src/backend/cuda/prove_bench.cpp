@@ -419,14 +419,20 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
   std::printf("  verified %u / %u proofs; reserved %s of %s; device used %s\n", valid, proofs,
               cuda::format_bytes(arbiter->in_use()).c_str(), cuda::format_bytes(arbiter->capacity()).c_str(),
               device_used().c_str());
+  // Another backend beside the first one (same arbiter, kernel lock and SRS; its own pinned
+  // pool), with `change` applied to the first one's options.
+  auto another_backend = [&](auto change) {
+    cuda::cuda_backend_options other = o;
+    other.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
+    change(other);
+    auto b = cuda::cuda_backend::create(ex, other, error);
+    if (!b) die(error);
+    return b;
+  };
   if (variants) {
-    // The witness encode chunk by chunk (the switch away from its default) on a fresh backend
-    // beside the first one (same SRS): its first proof uploads the shape, the best of the rest.
-    cuda::cuda_backend_options ov = o;
-    ov.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
-    ov.pipelined_witness_encode = false;
-    auto gv = cuda::cuda_backend::create(ex, ov, error);
-    if (!gv) die(error);
+    // The witness encode chunk by chunk (the switch away from its default): the first proof
+    // uploads the shape, the best of the rest.
+    auto gv = another_backend([](cuda::cuda_backend_options& v) { v.pipelined_witness_encode = false; });
     groth16::prove_timings vbest;
     vbest.total = 1e300;
     unsigned vvalid = prove_one(*gv, proofs++, t);
@@ -439,11 +445,7 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
   }
   if (profile) {
     // Every MSM's phases in the prover (real, distinct bases; each phase ends in a sync).
-    cuda::cuda_backend_options op = o;
-    op.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
-    op.profile_msms = true;
-    auto gp = cuda::cuda_backend::create(ex, op, error);
-    if (!gp) die(error);
+    auto gp = another_backend([](cuda::cuda_backend_options& v) { v.profile_msms = true; });
     unsigned pvalid = prove_one(*gp, proofs++, t);
     pvalid += prove_one(*gp, proofs++, t);
     std::printf("  profiled MSMs (second proof; verified %u / 2):\n", pvalid);
@@ -454,10 +456,7 @@ void bench_real(unsigned log_m, unsigned reps, unsigned partitions, const cuda::
   if (partitions == 0) return;
 
   // Two workers sharing the device, arbiter, kernel lock and SRS; partitions from one counter.
-  cuda::cuda_backend_options o2 = o;
-  o2.pinned = cuda::make_cuda_pinned_pool(std::size_t{256} << 20);
-  auto gpu2 = cuda::cuda_backend::create(ex, o2, error);
-  if (!gpu2) die(error);
+  auto gpu2 = another_backend([](cuda::cuda_backend_options&) {});
   std::printf("  two workers, %u partitions:\n", partitions);
   std::atomic<unsigned> next{0}, ok_count{0}, failures{0};
   std::mutex print_mutex;
