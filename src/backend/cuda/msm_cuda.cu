@@ -16,6 +16,7 @@
 #include "backend/cuda/g2_device.cuh"
 #include "backend/cuda/msm_batch_affine.cuh"
 #include "backend/cuda/msm_binary_split.cuh"
+#include "backend/cuda/msm_host_finish.hpp"
 
 namespace cuzk::cuda {
 
@@ -45,8 +46,10 @@ struct host_curve_of<g2c> {
 constexpr unsigned block_threads = 256;
 constexpr unsigned merge_fan_in = 16;          // partial sums per merge thread
 constexpr unsigned host_tail_per_window = 64;  // device tree sums stop at this many per window
-// G2 sums on the host cost ~15-20 us each on the H200 machine's CPU (G1: ~4), so G2 reduces
-// further on the device: 2^17 spent 30 ms on the host with 64 per window.
+// G2 sums on the host cost ~15-20 us each on the H200 machine's CPU (G1: ~4) when compiled in a
+// .cu file (portable field code; msm_host_finish.cpp now has the x86 kernels, 6.5x faster for G2
+// and 2-3x for G1 on the development machine), so G2 reduces further on the device: 2^17 spent
+// 30 ms on the host with 64 per window.
 constexpr unsigned host_tail_per_window_g2 = 4;
 constexpr unsigned min_window_bits = 2, max_window_bits = 24;
 // msm_mostly_binary: below this n the plain MSM runs (the split's fixed costs, two
@@ -838,12 +841,9 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
 
   // Host: per-window sums, then Horner over windows (as many doublings as the window has bits).
   const auto host_start = std::chrono::steady_clock::now();
-  host_xyzz acc = host_xyzz::identity();
-  for (unsigned w = windows; w-- > 0;) {
-    for (unsigned i = 0; i < plan.bits(w) && !acc.is_identity(); ++i) acc = acc.dbl();
-    for (unsigned j = 0; j < have; ++j) acc = acc + tail[static_cast<std::size_t>(w) * have + j];
-  }
-  out = acc.to_jacobian();
+  std::vector<unsigned> bits(windows);
+  for (unsigned w = 0; w < windows; ++w) bits[w] = plan.bits(w);
+  out = combine_window_sums<typename host_curve_of<C>::type>(tail, have, bits);
   const double host_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - host_start).count();
 
@@ -988,8 +988,7 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
           "copy ones sums", error) ||
       !ok(cudaStreamSynchronize(stream), "sum_ones_kernel", error))
     return false;
-  host_xyzz ones = host_xyzz::identity();
-  for (const host_xyzz& p : parts) ones = ones + p;
+  const host_xyzz ones = sum_points<typename host_curve_of<C>::type>(parts);
   const double ones_ms = ms_since(t0);
   t0 = clock::now();
 
