@@ -468,8 +468,8 @@ bool spmv_context::impl::pack_in(ff::fr* dst, std::span<const ff::fr> src, void*
     if (pipelined_encode) {
       fine = pack_witness_pipelined(src, packed_chunk_elements, halves, half, ex, hooks, error);
     } else {
-      // Chunk by chunk on the calling thread, each chunk's encode one parallel_for over `ex`
-      // (the measured default: a fork-join per 2^20 values, ~8.6 ms at 2^27 on the H200 host).
+      // Chunk by chunk on the calling thread, each chunk's encode one parallel_for over `ex` (a
+      // fork-join per 2^20 values: 113.5 ms for a 2^27 upload against 56.6 pipelined).
       fine = true;
       for (std::size_t chunk = 0, off = 0; fine && off < src.size(); ++chunk, off += packed_chunk_elements) {
         const std::size_t n = std::min(packed_chunk_elements, src.size() - off);
