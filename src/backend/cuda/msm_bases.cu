@@ -25,13 +25,12 @@ using dev::g2_affine_dev;
 namespace {
 
 template <class Dev, class Host>
-bool upload_points(void*& ptr, std::size_t& count, std::span<const Host> points, std::string& error) {
-  if (ptr) cudaFree(ptr);
-  ptr = nullptr;
-  count = 0;
+bool upload_points(device_allocation& mem, std::span<const Host> points, std::string& error) {
+  mem.reset();
   if (points.empty()) return true;
-  if (!ok(cudaMalloc(&ptr, points.size() * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
-  count = points.size();
+  void* raw = nullptr;
+  if (!ok(cudaMalloc(&raw, points.size() * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
+  mem.adopt(raw, points.size());
   // Host staging in chunks: the device form drops the flag byte and writes infinity as (0, 0).
   static_assert(sizeof(Dev) == 2 * sizeof(Host::x), "device affine = x, y");
   constexpr std::size_t chunk = std::size_t{1} << 18;
@@ -47,38 +46,38 @@ bool upload_points(void*& ptr, std::size_t& count, std::span<const Host> points,
         std::memcpy(&stage[i].y, &p.y, sizeof(p.y));
       }
     }
-    if (!ok(cudaMemcpy(static_cast<Dev*>(ptr) + off, stage.data(), m * sizeof(Dev), cudaMemcpyHostToDevice),
-            "copy bases", error))
+    if (!ok(cudaMemcpy(mem.as<Dev>() + off, stage.data(), m * sizeof(Dev), cudaMemcpyHostToDevice), "copy bases",
+            error))
       return false;
   }
   return true;
 }
 
 template <class Dev, class Host>
-bool upload_points_repeated(void*& ptr, std::size_t& count, std::span<const Host> distinct, std::size_t n,
+bool upload_points_repeated(device_allocation& mem, std::span<const Host> distinct, std::size_t n,
                             std::string& error) {
   if (distinct.empty() && n) {
     error = "upload_repeated: no distinct points";
     return false;
   }
-  if (!upload_points<Dev>(ptr, count, distinct.subspan(0, std::min(n, distinct.size())), error)) return false;
+  if (!upload_points<Dev>(mem, distinct.subspan(0, std::min(n, distinct.size())), error)) return false;
   if (n <= distinct.size()) return true;
-  void* bigger = nullptr;
-  if (!ok(cudaMalloc(&bigger, n * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
-  auto* dst = static_cast<Dev*>(bigger);
-  const cudaError_t copied = cudaMemcpy(dst, ptr, count * sizeof(Dev), cudaMemcpyDeviceToDevice);
-  cudaFree(ptr);
-  ptr = bigger;
-  if (!ok(copied, "copy bases", error)) return false;
+  void* raw = nullptr;
+  if (!ok(cudaMalloc(&raw, n * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
+  device_allocation bigger;
+  bigger.adopt(raw, n);
+  auto* dst = bigger.as<Dev>();
+  if (!ok(cudaMemcpy(dst, mem.get(), mem.count() * sizeof(Dev), cudaMemcpyDeviceToDevice), "copy bases", error))
+    return false;
   // Doubling copies of a prefix whose length is a multiple of distinct.size() keep
   // dst[i] = distinct[i mod distinct.size()].
-  for (std::size_t have = count; have < n;) {
+  for (std::size_t have = mem.count(); have < n;) {
     const std::size_t m = std::min(have, n - have);
     if (!ok(cudaMemcpy(dst + have, dst, m * sizeof(Dev), cudaMemcpyDeviceToDevice), "copy bases", error))
       return false;
     have += m;
   }
-  count = n;
+  mem = std::move(bigger);
   return ok(cudaDeviceSynchronize(), "upload_repeated", error);
 }
 
@@ -97,30 +96,12 @@ struct device_layout<ec::g2_affine> {
 };
 
 template <class Host>
-device_bases<Host>::~device_bases() {
-  if (ptr_) cudaFree(ptr_);
-}
-template <class Host>
-device_bases<Host>::device_bases(device_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
-  o.ptr_ = nullptr;
-  o.n_ = 0;
-}
-template <class Host>
-device_bases<Host>& device_bases<Host>::operator=(device_bases&& o) noexcept {
-  if (this != &o) {
-    if (ptr_) cudaFree(ptr_);
-    ptr_ = std::exchange(o.ptr_, nullptr);
-    n_ = std::exchange(o.n_, 0);
-  }
-  return *this;
-}
-template <class Host>
 bool device_bases<Host>::upload(std::span<const Host> points, std::string& error) {
-  return upload_points<typename device_layout<Host>::type>(ptr_, n_, points, error);
+  return upload_points<typename device_layout<Host>::type>(mem_, points, error);
 }
 template <class Host>
 bool device_bases<Host>::upload_repeated(std::span<const Host> distinct, std::size_t n, std::string& error) {
-  return upload_points_repeated<typename device_layout<Host>::type>(ptr_, n_, distinct, n, error);
+  return upload_points_repeated<typename device_layout<Host>::type>(mem_, distinct, n, error);
 }
 template class device_bases<ec::g1_affine>;
 template class device_bases<ec::g2_affine>;
@@ -129,35 +110,13 @@ template class device_bases<ec::g2_affine>;
 // pinned_bases: points in page-locked host memory in the device layout (streamed MSMs).
 // ---------------------------------------------------------------------------------------------
 template <class Host>
-pinned_bases<Host>::~pinned_bases() {
-  if (ptr_) cudaFreeHost(ptr_);
-}
-template <class Host>
-pinned_bases<Host>::pinned_bases(pinned_bases&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
-  o.ptr_ = nullptr;
-  o.n_ = 0;
-}
-template <class Host>
-pinned_bases<Host>& pinned_bases<Host>::operator=(pinned_bases&& o) noexcept {
-  if (this != &o) {
-    if (ptr_) cudaFreeHost(ptr_);
-    ptr_ = std::exchange(o.ptr_, nullptr);
-    n_ = std::exchange(o.n_, 0);
-  }
-  return *this;
-}
-template <class Host>
 bool pinned_bases<Host>::allocate(std::size_t n, std::string& error) {
-  if (ptr_) cudaFreeHost(ptr_);
-  ptr_ = nullptr;
-  n_ = 0;
+  mem_.reset();
   if (n == 0) return true;
-  if (!ok(cudaHostAlloc(&ptr_, n * 2 * sizeof(Host::x), cudaHostAllocPortable), "cudaHostAlloc (pinned bases)",
-          error)) {
-    ptr_ = nullptr;
+  void* raw = nullptr;
+  if (!ok(cudaHostAlloc(&raw, n * 2 * sizeof(Host::x), cudaHostAllocPortable), "cudaHostAlloc (pinned bases)", error))
     return false;
-  }
-  n_ = n;
+  mem_.adopt(raw, n);
   return true;
 }
 template <class Host>
@@ -167,7 +126,7 @@ bool pinned_bases<Host>::upload(std::span<const Host> points, std::string& error
   // upload_points, here straight into the pinned array, a slice per thread (a 2^27 query is
   // 12.9 GB: one thread would take seconds).
   constexpr std::size_t coord = sizeof(Host::x);
-  auto* dst = static_cast<unsigned char*>(ptr_);
+  auto* dst = mem_.as<unsigned char>();
   auto convert = [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       unsigned char* d = dst + i * 2 * coord;
@@ -190,7 +149,7 @@ bool pinned_bases<Host>::upload(std::span<const Host> points, std::string& error
 template <class Host>
 bool pinned_bases<Host>::copy_from(const device_bases<Host>& bases, std::string& error) {
   return allocate(bases.size(), error) &&
-         (bases.size() == 0 || ok(cudaMemcpy(ptr_, bases.device_data(), bases.size() * 2 * sizeof(Host::x),
+         (bases.size() == 0 || ok(cudaMemcpy(mem_.get(), bases.device_data(), bases.size() * 2 * sizeof(Host::x),
                                              cudaMemcpyDeviceToHost),
                                   "copy bases to pinned memory", error));
 }

@@ -505,12 +505,21 @@ int main(int argc, char** argv) {
 
   if (binary_mode) {
     // --- the 0/1 split on the PoRep mix: 2^max_log (an L or A MSM at 2^27) down to 2^min_log ---------
-    // Each size with the ones listed (the default) and with the pass over positions.
+    // Each size with the ones listed (the default), with the pass over positions, and with the
+    // listed ones halved by batch-affine rounds (g1_ones_rounds) at two range lengths.
+    struct variant {
+      bool listed;
+      unsigned rounds, range;
+    };
+    const variant variants[] = {{true, 0, 32},  {false, 0, 32}, {true, 2, 32}, {true, 3, 32},
+                                {true, 4, 32},  {true, 3, 64},  {true, 4, 64}, {true, 4, 128}};
     for (unsigned k = max_log; k + 1 > min_log && k >= 10; k -= 2)
-      for (bool listed : {true, false}) {
+      for (const variant& v : variants) {
         cuda::g1_msm_options o;
-        o.g1_ones_listed = listed;
-        std::printf("g1_ones_listed %d: ", listed ? 1 : 0);
+        o.g1_ones_listed = v.listed;
+        o.g1_ones_rounds = v.rounds;
+        o.affine_range = v.range;
+        std::printf("g1_ones_listed %d rounds %u range %3u: ", v.listed ? 1 : 0, v.rounds, v.range);
         if (!bench_binary<cuda::g1_device_bases, ec::g1_jacobian>(
                 *ctx, bases, "g1", k, [&](const std::vector<fr>& sc) { return expected_for(sc, sc.size()); }, o))
           return 2;

@@ -329,25 +329,22 @@ __global__ void __launch_bounds__(block_threads) sum_groups_kernel(const typenam
   dev::store_xyzz(out + t, s);
 }
 
-// A device allocation that grows on demand and keeps its contents' capacity.
+// A device allocation that grows on demand (its contents are not kept when it grows).
 struct scratch {
-  void* ptr = nullptr;
-  std::size_t bytes = 0;
-  ~scratch() {
-    if (ptr) cudaFree(ptr);
-  }
+  device_allocation mem;  // count = bytes
   bool reserve(std::size_t b, std::string& error) {
-    if (b <= bytes) return true;
-    if (ptr) cudaFree(ptr);
-    ptr = nullptr;
-    bytes = 0;
-    if (!ok(cudaMalloc(&ptr, b), "cudaMalloc (msm scratch)", error)) return false;
-    bytes = b;
+    if (b <= mem.count()) return true;
+    mem.reset();
+    void* raw = nullptr;
+    if (!ok(cudaMalloc(&raw, b), "cudaMalloc (msm scratch)", error)) return false;
+    mem.adopt(raw, b);
     return true;
   }
+  void* ptr() const { return mem.get(); }
+  std::size_t bytes() const { return mem.count(); }
   template <class T>
   T* as() const {
-    return static_cast<T*>(ptr);
+    return mem.as<T>();
   }
 };
 
@@ -430,7 +427,7 @@ struct g1_msm_context::impl {
         !scan_temp.reserve(std::max<std::size_t>(temp, 1), error))
       return false;
     return fill(halve_counts.as<uint32_t>()) &&
-           ok(cub::DeviceScan::ExclusiveSum(scan_temp.ptr, temp, halve_counts.as<uint32_t>(),
+           ok(cub::DeviceScan::ExclusiveSum(scan_temp.ptr(), temp, halve_counts.as<uint32_t>(),
                                             halve_offsets.as<uint32_t>(), static_cast<int>(items), stream),
               "cub::DeviceScan::ExclusiveSum", error) &&
            ok(cudaMemcpyAsync(&total, halve_offsets.as<uint32_t>() + items - 1, 4, cudaMemcpyDeviceToHost, stream),
@@ -632,8 +629,8 @@ bool g1_msm_context::set_options(const g1_msm_options& o, std::string& error) {
     error = "g1_msm_options: g2_accumulate_min_blocks must be 1, 2 or 3";
     return false;
   }
-  if (o.affine_rounds > 8 || o.g2_affine_rounds > 8) {
-    error = "g1_msm_options: affine_rounds and g2_affine_rounds must be 0..8";
+  if (o.affine_rounds > 8 || o.g2_affine_rounds > 8 || o.g1_ones_rounds > 8) {
+    error = "g1_msm_options: affine_rounds, g2_affine_rounds and g1_ones_rounds must be 0..8";
     return false;
   }
   for (unsigned range : {o.affine_range, o.g2_affine_range})
@@ -736,7 +733,7 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
   const int e_start = mark(error);
   canonical_scalars_kernel<<<grid_for(n, block_threads), block_threads, 0, stream>>>(dev_scalars, kscalars.as<uint4>(), n);
   if (!launched("canonical_scalars_kernel", error)) return false;
-  if (!ok(cudaMemsetAsync(buckets.ptr, 0, bucket_count * sizeof(xyzz_dev), stream), "cudaMemsetAsync", error))
+  if (!ok(cudaMemsetAsync(buckets.ptr(), 0, bucket_count * sizeof(xyzz_dev), stream), "cudaMemsetAsync", error))
     return false;
   const int e_scalars = mark(error);
   prof.scalars_ms = upload_ms_host;
@@ -754,8 +751,8 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
     const int e_d = mark(error);
     cub::DoubleBuffer<uint32_t> kb(keys0.as<uint32_t>(), keys1.as<uint32_t>());
     cub::DoubleBuffer<uint32_t> vb(vals0.as<uint32_t>(), vals1.as<uint32_t>());
-    std::size_t temp = sort_temp.bytes;
-    if (!ok(cub::DeviceRadixSort::SortPairs(sort_temp.ptr, temp, kb, vb, static_cast<int>(count), 0, c + bits_now,
+    std::size_t temp = sort_temp.bytes();
+    if (!ok(cub::DeviceRadixSort::SortPairs(sort_temp.ptr(), temp, kb, vb, static_cast<int>(count), 0, c + bits_now,
                                             stream),
             "cub::DeviceRadixSort::SortPairs", error))
       return false;
@@ -833,7 +830,7 @@ bool g1_msm_context::impl::run(const typename C::affine* bases, const ff::fr* de
   const int e_reduced = mark(error);
   std::vector<host_xyzz> tail(static_cast<std::size_t>(have) * windows);
   static_assert(sizeof(host_xyzz) == sizeof(xyzz_dev), "host and device XYZZ layouts");
-  if (!ok(cudaMemcpyAsync(tail.data(), rin->ptr, tail.size() * sizeof(xyzz_dev), cudaMemcpyDeviceToHost, stream),
+  if (!ok(cudaMemcpyAsync(tail.data(), rin->ptr(), tail.size() * sizeof(xyzz_dev), cudaMemcpyDeviceToHost, stream),
           "copy window sums", error) ||
       !ok(cudaStreamSynchronize(stream), "msm kernels", error))
     return false;
@@ -890,7 +887,7 @@ bool g1_msm_context::impl::msm_host(const Bases& bases, std::span<const ff::fr> 
   }
   const auto t0 = std::chrono::steady_clock::now();
   if (!host_scalars.reserve(n * sizeof(ff::fr), error) ||
-      !ok(cudaMemcpyAsync(host_scalars.ptr, scalars.data(), n * sizeof(ff::fr), cudaMemcpyHostToDevice, stream),
+      !ok(cudaMemcpyAsync(host_scalars.ptr(), scalars.data(), n * sizeof(ff::fr), cudaMemcpyHostToDevice, stream),
           "copy scalars", error) ||
       !ok(cudaStreamSynchronize(stream), "copy scalars", error))
     return false;
@@ -938,13 +935,13 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   using clock = std::chrono::steady_clock;
   auto ms_since = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
   auto t0 = clock::now();
-  if (!ok(cudaMemsetAsync(split_count.ptr, 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", error))
+  if (!ok(cudaMemsetAsync(split_count.ptr(), 0, sizeof(unsigned long long), stream), "cudaMemsetAsync", error))
     return false;
   binary_split::classify_gather_kernel<affine><<<grid_for(n, block_threads), block_threads, 0, stream>>>(
       scalars, b, n, one, split_codes.as<uint8_t>(), split_count.as<unsigned long long>(), capacity,
       split_bases.as<affine>(), split_scalars.as<ff::fr>());
   if (!launched("classify_gather_kernel", error) ||
-      !ok(cudaMemcpyAsync(&rest, split_count.ptr, sizeof(rest), cudaMemcpyDeviceToHost, stream), "copy rest count",
+      !ok(cudaMemcpyAsync(&rest, split_count.ptr(), sizeof(rest), cudaMemcpyDeviceToHost, stream), "copy rest count",
           error) ||
       !ok(cudaStreamSynchronize(stream), "classify_gather_kernel", error))
     return false;
@@ -959,12 +956,12 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
   if (!split_parts0.reserve(used * sizeof(xyzz_dev), error) || !split_parts1.reserve(used * sizeof(xyzz_dev), error))
     return false;
   // G2 with halving rounds: the ones as a halved list (an affine G2 addition costs ~270 SM-cycles
-  // against ~480 for the mixed one; G1's ~112 does not beat its ~111, so G1 adds no affine
-  // sums). G1 with g1_ones_listed: the ones as a list too, added as listed, so every thread adds
-  // the same number of points (the pass over positions gives each lane ~range ones, so a warp
-  // waits for its luckiest lane).
-  const unsigned list_rounds = std::is_same_v<C, g2c> ? opt.g2_affine_rounds : 0;
-  const bool listed = std::is_same_v<C, g2c> ? list_rounds > 0 : opt.g1_ones_listed;
+  // against ~480 for the mixed one); G1 the same with g1_ones_rounds (`cuda_msm_bench binary`).
+  // G1 with g1_ones_listed: the ones as a list too, added as listed, so every thread adds the
+  // same number of points (the pass over positions gives each lane ~range ones, so a warp waits
+  // for its luckiest lane).
+  const unsigned list_rounds = std::is_same_v<C, g2c> ? opt.g2_affine_rounds : opt.g1_ones_rounds;
+  const bool listed = list_rounds > 0 || (!std::is_same_v<C, g2c> && opt.g1_ones_listed);
   if (listed && !sum_ones_listed<C>(b, n, list_rounds, used, split_parts0.as<xyzz_dev>(), error)) return false;
   if (!listed) {
     binary_split::sum_ones_kernel<C, mul, block_threads, ones_min_blocks<C>>
@@ -984,7 +981,7 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
     have = next;
   }
   std::vector<host_xyzz> parts(have);
-  if (!ok(cudaMemcpyAsync(parts.data(), rin->ptr, parts.size() * sizeof(xyzz_dev), cudaMemcpyDeviceToHost, stream),
+  if (!ok(cudaMemcpyAsync(parts.data(), rin->ptr(), parts.size() * sizeof(xyzz_dev), cudaMemcpyDeviceToHost, stream),
           "copy ones sums", error) ||
       !ok(cudaStreamSynchronize(stream), "sum_ones_kernel", error))
     return false;
@@ -1008,12 +1005,13 @@ bool g1_msm_context::impl::msm_binary(const typename C::affine* b, const ff::fr*
 
 // The ones' positions (codes of the split) as a (key 1, position) list in position order: word
 // counts, their prefix sum (the total copied back: one synchronisation), the list. With rounds
-// (G2), chunks of at most affine_max_pairs_per_sort entries: halving rounds (each chunk's rounds
-// write the spare list and the chunk's own input range, which nothing else reads), and the
-// chunk's remaining entries added into the `parts` partial sums, each part an equal share of
-// entries. Scratch: the list twice (keys0 / vals0 and, one chunk long, keys1 / vals1, which the
-// rest's Pippenger reuses after) and the halving arrays of one chunk (~192 B per entry); without
-// rounds (G1) the list once, 8 B per one, in arrays the rest's Pippenger needs anyway.
+// (G2, or G1 with g1_ones_rounds), chunks of at most affine_max_pairs_per_sort entries: halving
+// rounds (each chunk's rounds write the spare list and the chunk's own input range, which nothing
+// else reads), and the chunk's remaining entries added into the `parts` partial sums, each part an
+// equal share of entries. Scratch: the list twice (keys0 / vals0 and, one chunk long, keys1 /
+// vals1, which the rest's Pippenger reuses after) and the halving arrays of one chunk (~192 B per
+// entry for G2, ~96 B for G1); without rounds the list once, 8 B per one, in arrays the rest's
+// Pippenger needs anyway.
 template <class C>
 bool g1_msm_context::impl::sum_ones_listed(const typename C::affine* b, std::size_t n, unsigned rounds,
                                            std::size_t parts, typename C::xyzz* out, std::string& error) {
@@ -1090,7 +1088,7 @@ bool g1_msm_context::impl::msm_streamed(const Bases& bases, const device_fr_vect
   const auto* host = static_cast<const affine*>(bases.host_data());
   auto queue_copy = [&](std::size_t k) {
     const std::size_t off = k * chunk, m = std::min(chunk, n - off);
-    return ok(cudaMemcpyAsync(chunk_bases[k % 2].ptr, host + off, m * sizeof(affine), cudaMemcpyHostToDevice,
+    return ok(cudaMemcpyAsync(chunk_bases[k % 2].ptr(), host + off, m * sizeof(affine), cudaMemcpyHostToDevice,
                               copy_stream),
               "copy bases chunk", error) &&
            ok(cudaEventRecord(chunk_copied[k % 2], copy_stream), "cudaEventRecord", error);

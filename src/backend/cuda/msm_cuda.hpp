@@ -36,6 +36,7 @@
 #include <string>
 
 #include "backend/cuda/ntt_cuda.hpp"
+#include "backend/cuda/owned_allocation.hpp"
 #include "base/density_bitmap.hpp"
 #include "ec/point.hpp"
 
@@ -47,25 +48,17 @@ namespace cuzk::cuda {
 template <class Host>
 class device_bases {
  public:
-  device_bases() = default;
-  ~device_bases();
-  device_bases(device_bases&& o) noexcept;
-  device_bases& operator=(device_bases&& o) noexcept;
-  device_bases(const device_bases&) = delete;
-  device_bases& operator=(const device_bases&) = delete;
-
   // Copies the points in (any previous contents are freed).
   bool upload(std::span<const Host> points, std::string& error);
   // n points: points[i] = distinct[i mod distinct.size()] (benchmarks: a few distinct points
   // make any n without generating n points on the host).
   bool upload_repeated(std::span<const Host> distinct, std::size_t n, std::string& error);
 
-  std::size_t size() const { return n_; }
-  const void* device_data() const { return ptr_; }  // a device pointer: not for host access
+  std::size_t size() const { return mem_.count(); }
+  const void* device_data() const { return mem_.get(); }  // a device pointer: not for host access
 
  private:
-  void* ptr_ = nullptr;
-  std::size_t n_ = 0;
+  device_allocation mem_;
 };
 using g1_device_bases = device_bases<ec::g1_affine>;
 using g2_device_bases = device_bases<ec::g2_affine>;
@@ -78,25 +71,17 @@ using g2_device_bases = device_bases<ec::g2_affine>;
 template <class Host>
 class pinned_bases {
  public:
-  pinned_bases() = default;
-  ~pinned_bases();
-  pinned_bases(pinned_bases&& o) noexcept;
-  pinned_bases& operator=(pinned_bases&& o) noexcept;
-  pinned_bases(const pinned_bases&) = delete;
-  pinned_bases& operator=(const pinned_bases&) = delete;
-
   // Converts host points (parameter-file layout) into pinned memory, on up to 16 threads.
   bool upload(std::span<const Host> points, std::string& error);
   // Copies resident device bases out (parameters generated on the device).
   bool copy_from(const device_bases<Host>& bases, std::string& error);
 
-  std::size_t size() const { return n_; }
-  const void* host_data() const { return ptr_; }  // pinned host memory in the device layout
+  std::size_t size() const { return mem_.count(); }
+  const void* host_data() const { return mem_.get(); }  // pinned host memory in the device layout
 
  private:
   bool allocate(std::size_t n, std::string& error);
-  void* ptr_ = nullptr;
-  std::size_t n_ = 0;
+  pinned_allocation mem_;
 };
 using g1_pinned_bases = pinned_bases<ec::g1_affine>;
 using g2_pinned_bases = pinned_bases<ec::g2_affine>;
@@ -172,6 +157,10 @@ struct g1_msm_options {
   // added in equal shares per thread, instead of one pass over equal ranges of positions, whose
   // threads hold unequal numbers of ones (a warp runs as long as its busiest lane).
   bool g1_ones_listed = true;
+  // The listed G1 ones halved by this many batch-affine rounds first (ranges of affine_range
+  // entries), as the G2 split's ones are: a list of one bucket in position order, so a range's
+  // points are near neighbours in memory, unlike the Pippenger rounds' random gathers. 0 = off.
+  unsigned g1_ones_rounds = 0;
   bool profile = false;               // time each phase (adds synchronisation; see profile())
 };
 

@@ -358,50 +358,33 @@ struct pass_shape {
 // ---------------------------------------------------------------------------------------------
 // device_fr_vector
 // ---------------------------------------------------------------------------------------------
-device_fr_vector::~device_fr_vector() {
-  if (ptr_) cudaFree(ptr_);
-}
-device_fr_vector::device_fr_vector(device_fr_vector&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
-  o.ptr_ = nullptr;
-  o.n_ = 0;
-}
-device_fr_vector& device_fr_vector::operator=(device_fr_vector&& o) noexcept {
-  if (this != &o) {
-    if (ptr_) cudaFree(ptr_);
-    ptr_ = std::exchange(o.ptr_, nullptr);
-    n_ = std::exchange(o.n_, 0);
-  }
-  return *this;
-}
 bool device_fr_vector::resize(std::size_t n, std::string& error) {
-  if (n == n_ && ptr_) return true;
-  if (ptr_) cudaFree(ptr_);
-  ptr_ = nullptr;
-  n_ = 0;
+  if (n == size() && mem_.get()) return true;
+  mem_.reset();
   if (n == 0) return true;
-  if (!ok(cudaMalloc(reinterpret_cast<void**>(&ptr_), n * sizeof(ff::fr)), "cudaMalloc (device_fr_vector)", error)) {
-    ptr_ = nullptr;
-    return false;
-  }
-  n_ = n;
+  void* raw = nullptr;
+  if (!ok(cudaMalloc(&raw, n * sizeof(ff::fr)), "cudaMalloc (device_fr_vector)", error)) return false;
+  mem_.adopt(raw, n);
   return true;
 }
 bool device_fr_vector::upload(std::span<const ff::fr> src, std::string& error) {
   if (!resize(src.size(), error)) return false;
   if (src.empty()) return true;
-  return ok(cudaMemcpy(ptr_, src.data(), src.size() * sizeof(ff::fr), cudaMemcpyHostToDevice), "upload", error);
+  return ok(cudaMemcpy(device_data(), src.data(), src.size() * sizeof(ff::fr), cudaMemcpyHostToDevice), "upload",
+            error);
 }
 bool device_fr_vector::download(std::span<ff::fr> dst, std::string& error) const {
-  if (dst.size() > n_) {
+  if (dst.size() > size()) {
     error = "device_fr_vector::download: destination larger than the vector";
     return false;
   }
   if (dst.empty()) return ok(cudaDeviceSynchronize(), "download (synchronize)", error);
-  return ok(cudaMemcpy(dst.data(), ptr_, dst.size() * sizeof(ff::fr), cudaMemcpyDeviceToHost), "download", error);
+  return ok(cudaMemcpy(dst.data(), device_data(), dst.size() * sizeof(ff::fr), cudaMemcpyDeviceToHost), "download",
+            error);
 }
 bool device_fr_vector::fill_random(uint64_t seed, std::string& error) {
-  if (n_ == 0) return true;
-  fill_random_kernel<<<grid_for(n_, 256), 256>>>(ptr_, n_, seed);
+  if (size() == 0) return true;
+  fill_random_kernel<<<grid_for(size(), 256), 256>>>(device_data(), size(), seed);
   return launched("fill_random_kernel", error) && ok(cudaDeviceSynchronize(), "fill_random", error);
 }
 

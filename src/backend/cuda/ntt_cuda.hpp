@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/owned_allocation.hpp"
 #include "ff/bls12_381.hpp"
 #include "poly/ntt.hpp"
 
@@ -44,13 +45,6 @@ namespace cuzk::cuda {
 // n Fr elements in device memory (Montgomery form, the same 32 bytes as ff::fr). Move-only.
 class device_fr_vector {
  public:
-  device_fr_vector() = default;
-  ~device_fr_vector();
-  device_fr_vector(device_fr_vector&& o) noexcept;
-  device_fr_vector& operator=(device_fr_vector&& o) noexcept;
-  device_fr_vector(const device_fr_vector&) = delete;
-  device_fr_vector& operator=(const device_fr_vector&) = delete;
-
   // Allocates n elements (contents undefined); frees what was held before.
   bool resize(std::size_t n, std::string& error);
   // Resizes to src.size() and copies src in.
@@ -60,12 +54,11 @@ class device_fr_vector {
   // Fills with uniform-looking values < r derived from `seed` (a device hash; for benchmarks).
   bool fill_random(uint64_t seed, std::string& error);
 
-  std::size_t size() const { return n_; }
-  ff::fr* device_data() const { return ptr_; }  // a device pointer: not for host access
+  std::size_t size() const { return mem_.count(); }
+  ff::fr* device_data() const { return mem_.as<ff::fr>(); }  // a device pointer: not for host access
 
  private:
-  ff::fr* ptr_ = nullptr;
-  std::size_t n_ = 0;
+  device_allocation mem_;
 };
 
 enum class fr_mul_kernel : uint8_t { ptx32, portable64, cios32, wide32 };

@@ -49,13 +49,7 @@ bool on_device(int device, std::string& error, const F& f) {
   return ok(cudaSetDevice(own), "cudaSetDevice", error);
 }
 
-// A device allocation freed with its owner.
-struct device_block {
-  void* ptr = nullptr;
-  ~device_block() {
-    if (ptr) cudaFree(ptr);
-  }
-};
+using device_block = device_allocation;  // count = bytes
 
 template <class Tag>
 struct matrix_view {
@@ -219,8 +213,10 @@ std::size_t density_bytes_of(const base::density_bitmap& d) { return d.words().s
 
 bool upload_block(device_block& blk, const void* src, std::size_t bytes, const char* what, std::string& error) {
   if (bytes == 0) return true;
-  return ok(cudaMalloc(&blk.ptr, bytes), what, error) &&
-         ok(cudaMemcpy(blk.ptr, src, bytes, cudaMemcpyHostToDevice), what, error);
+  void* raw = nullptr;
+  if (!ok(cudaMalloc(&raw, bytes), what, error)) return false;
+  blk.adopt(raw, bytes);
+  return ok(cudaMemcpy(blk.get(), src, bytes, cudaMemcpyHostToDevice), what, error);
 }
 
 template <class Tag>
@@ -514,12 +510,11 @@ bool spmv_context::evaluate_abc(const device_shape& shape, const device_fr_vecto
   if (!a.resize(m, error) || !b.resize(m, error) || !c.resize(m, error)) return false;
   const auto rows = static_cast<uint32_t>(s.num_constraints), ni = static_cast<uint32_t>(s.num_inputs),
              na = static_cast<uint32_t>(s.num_aux), mm = static_cast<uint32_t>(m);
-  const ff::fr* table = static_cast<const ff::fr*>(s.table.ptr);
+  const ff::fr* table = s.table.as<const ff::fr>();
   auto launch = [&](auto tag) {
     using Tag = decltype(tag);
     auto view = [](const device_matrix& dm) {
-      return matrix_view<Tag>{static_cast<const uint32_t*>(dm.row_ptr.ptr), static_cast<const uint32_t*>(dm.cols.ptr),
-                              static_cast<const Tag*>(dm.tags.ptr)};
+      return matrix_view<Tag>{dm.row_ptr.as<const uint32_t>(), dm.cols.as<const uint32_t>(), dm.tags.as<const Tag>()};
     };
     abc_kernel<Tag><<<grid_for(m), block_threads, 0, impl_->stream>>>(
         view(s.a), view(s.b), view(s.c), w.device_data(), table, rows, ni, na, mm, a.device_data(), b.device_data(),
@@ -553,7 +548,7 @@ bool spmv_context::compact_msm_scalars(const device_shape& shape, const device_f
   auto compact = [&](const device_density& d, const ff::fr* src, ff::fr* dst) {
     if (d.bits == 0) return true;
     compact_kernel<<<grid_for(d.bits), block_threads, 0, impl_->stream>>>(
-        static_cast<const uint64_t*>(d.words.ptr), static_cast<const uint32_t*>(d.ranks.ptr), d.bits, src, dst);
+        d.words.as<const uint64_t>(), d.ranks.as<const uint32_t>(), d.bits, src, dst);
     return launched("compact_kernel", error);
   };
   // A: inputs have full density (their input constraints put them in A).

@@ -267,6 +267,9 @@ TEST(CudaMsm, RejectsBadOptions) {
   o.g2_affine_rounds = 9;
   EXPECT_FALSE(context().set_options(o, error));
   o = {};
+  o.g1_ones_rounds = 9;
+  EXPECT_FALSE(context().set_options(o, error));
+  o = {};
   o.affine_range = 1000;
   EXPECT_FALSE(context().set_options(o, error));
   o.affine_range = 8;
@@ -283,19 +286,35 @@ TEST(CudaMsm, RejectsBadOptions) {
 }
 
 // msm_mostly_binary (the 0/1 split of the L, A and B MSMs) against the CPU, with the ones listed
-// (the default) and with the pass over positions.
+// (the default), with the pass over positions, and with the listed ones halved by batch-affine
+// rounds (g1_ones_rounds: 3 rounds in one chunk, 1 round in chunks of 1,000 entries, 8 rounds at
+// the smallest range).
 TEST(CudaMsm, MostlyBinaryMatchesCpu) {
   REQUIRE_GPU();
   test::seeded_rng rng;
   std::string error;
-  for (auto [listed, mul] : {std::pair{true, cuda::fp_mul_kernel::ptx32_call},
-                             {false, cuda::fp_mul_kernel::ptx32_call},
-                             {true, cuda::fp_mul_kernel::ptx32}}) {
-    SCOPED_TRACE(std::string(listed ? "ones listed" : "ones by positions") + ", multiplier " +
-                 std::to_string(static_cast<int>(mul)));
+  struct variant {
+    bool listed;
+    cuda::fp_mul_kernel mul;
+    unsigned rounds, range;
+    std::size_t chunk;
+  };
+  const std::size_t whole = cuda::g1_msm_options{}.affine_max_pairs_per_sort;
+  for (const variant& v : {variant{true, cuda::fp_mul_kernel::ptx32_call, 0, 32, whole},
+                           variant{false, cuda::fp_mul_kernel::ptx32_call, 0, 32, whole},
+                           variant{true, cuda::fp_mul_kernel::ptx32, 0, 32, whole},
+                           variant{true, cuda::fp_mul_kernel::ptx32_call, 3, 32, whole},
+                           variant{false, cuda::fp_mul_kernel::ptx32_call, 1, 64, 1000},
+                           variant{true, cuda::fp_mul_kernel::ptx32_call, 8, 16, whole}}) {
+    SCOPED_TRACE(std::string(v.listed ? "ones listed" : "ones by positions") + ", multiplier " +
+                 std::to_string(static_cast<int>(v.mul)) + ", rounds " + std::to_string(v.rounds) + ", range " +
+                 std::to_string(v.range) + ", chunk " + std::to_string(v.chunk));
     cuda::g1_msm_options o;
-    o.g1_ones_listed = listed;
-    o.mul = mul;
+    o.g1_ones_listed = v.listed;
+    o.mul = v.mul;
+    o.g1_ones_rounds = v.rounds;
+    o.affine_range = v.range;
+    o.affine_max_pairs_per_sort = v.chunk;
     ASSERT_TRUE(context().set_options(o, error)) << error;
     cuda::test_support::check_mostly_binary<ec::g1_curve>(rng);
   }
