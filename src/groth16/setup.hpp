@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "base/executor.hpp"
 #include "ec/point.hpp"
@@ -92,6 +93,33 @@ struct qap_at_tau {
   std::vector<fr> u, v, w;   // per column
 };
 qap_at_tau evaluate_qap(const r1cs::r1cs_shape& shape, const fr& tau, base::executor& ex);
+
+// The steps of setup() that the device generator (backend/cuda/setup_cuda.cpp) shares, so that
+// both derive the same scalars under the same checks.
+struct setup_inverses {
+  fr gamma, delta;  // gamma^-1, delta^-1
+};
+// Throws setup_error(unexpected_identity) when gamma or delta is zero.
+setup_inverses checked_inverses(const toxic_waste& tw);
+// L_k(tau), k < m (m: the shape's domain, constraints + inputs): powers of tau, then an IFFT.
+// Throws std::invalid_argument for a shape whose matrices do not have num_constraints rows.
+std::vector<fr> lagrange_at_tau(const r1cs::r1cs_shape& shape, const fr& tau, base::executor& ex);
+// The H query's scalars tau^i z(tau) / delta, i < m - 1. Throws setup_error(tau_in_domain).
+std::vector<fr> h_query_scalars(const r1cs::r1cs_shape& shape, const toxic_waste& tw, const fr& delta_inv,
+                                base::executor& ex);
+// Checks each column's u and v zero-ness against the shape's densities (setup_error
+// density_mismatch) and counts the columns that keep an A and a B point; a_cols / b_cols, when
+// given, receive those columns in order.
+struct query_columns {
+  std::size_t a = 0, b = 0;
+};
+query_columns check_query_columns(const r1cs::r1cs_shape& shape, const qap_at_tau& q,
+                                  std::vector<uint32_t>* a_cols = nullptr, std::vector<uint32_t>* b_cols = nullptr);
+// (beta u_i + alpha v_i + w_i) / gamma for the inputs (IC), / delta for the aux columns (L).
+std::vector<fr> ic_l_scalars(const toxic_waste& tw, const qap_at_tau& q, std::size_t num_inputs,
+                             const setup_inverses& inv, base::executor& ex);
+// The verifying key's alpha g1, beta g1, beta g2, gamma g2, delta g1, delta g2 (not ic).
+void set_vk_points(const toxic_waste& tw, verifying_key& vk);
 
 // Throws setup_error (see above) and std::length_error for a domain over 2^32.
 // Cost (n columns, m domain): ~m log m (IFFT) + 3 nnz Fr multiplications, then m - 1 + n + |a| +

@@ -12,8 +12,6 @@
 
 #include "backend/cuda/fixed_base_cuda.hpp"
 #include "groth16/fixed_base.hpp"
-#include "poly/domain.hpp"
-#include "poly/ntt.hpp"
 
 namespace cuzk::cuda {
 
@@ -77,17 +75,10 @@ void allocate(Bases& out, const Affine& filler, std::size_t n) {
 groth16::qap_at_tau evaluate_qap_parallel(const r1cs::r1cs_shape& shape, const fr& tau, base::executor& ex,
                                           device_setup_timings& t) {
   const std::size_t n = shape.num_constraints, ni = shape.num_inputs, cols = shape.num_columns();
-  if (shape.a.rows() != n || shape.b.rows() != n || shape.c.rows() != n)
-    throw std::invalid_argument("cuda::setup_on_device: malformed shape");
   auto t0 = clock_type::now();
-  const poly::radix2_domain domain(n + ni);
-  const std::size_t m = domain.size();
   groth16::qap_at_tau q;
-  q.domain_size = m;
-  q.lagrange.resize(m);
-  poly::powers(q.lagrange, tau, ex);
-  const poly::ntt_plan plan(domain, ex);
-  poly::ntt(plan, q.lagrange, poly::ntt_direction::inverse, poly::ntt_order::natural_to_natural, ex);
+  q.lagrange = groth16::lagrange_at_tau(shape, tau, ex);
+  q.domain_size = q.lagrange.size();
   t.host_lagrange = seconds_since(t0);
 
   t0 = clock_type::now();
@@ -129,39 +120,18 @@ device_parameters setup_on_device(const r1cs::r1cs_shape& shape, const groth16::
   device_setup_timings t;
   const std::size_t ni = shape.num_inputs;
   const std::size_t cols = shape.num_columns();
-  if (tw.gamma.is_zero() || tw.delta.is_zero())
-    throw setup_error(setup_errc::unexpected_identity, "groth16::setup: gamma or delta is zero");
-  const fr gamma_inv = tw.gamma.inverse();
-  const fr delta_inv = tw.delta.inverse();
+  const groth16::setup_inverses inv = groth16::checked_inverses(tw);
 
   // Host scalars, exactly as groth16::setup.
   auto t0 = clock_type::now();
-  const poly::radix2_domain domain(shape.num_constraints + ni);
-  const std::size_t m = domain.size();
-  const fr z = domain.z(tw.tau);
-  if (z.is_zero()) throw setup_error(setup_errc::tau_in_domain, "groth16::setup: tau is in the evaluation domain");
-  std::vector<fr> h_scalars(m - 1);
-  poly::powers(h_scalars, tw.tau, ex, z * delta_inv);
+  std::vector<fr> h_scalars = groth16::h_query_scalars(shape, tw, inv.delta, ex);
+  const std::size_t m = h_scalars.size() + 1;
   groth16::qap_at_tau q = evaluate_qap_parallel(shape, tw.tau, ex, t);
   std::vector<fr>().swap(q.lagrange);  // 32 B * m not needed any more
   std::vector<uint32_t> a_cols, b_cols;  // columns with a nonzero u (v), in order
-  for (std::size_t i = 0; i < cols; ++i) {
-    const bool a_nz = !q.u[i].is_zero(), b_nz = !q.v[i].is_zero();
-    const bool a_exp = i < ni ? true : shape.a_aux_density.test(i - ni);
-    const bool b_exp = i < ni ? shape.b_input_density.test(i) : shape.b_aux_density.test(i - ni);
-    if (a_nz != a_exp || b_nz != b_exp)
-      throw setup_error(setup_errc::density_mismatch,
-                        "groth16::setup: the QAP evaluation of column " + std::to_string(i) +
-                            " vanishes against the shape's densities (degenerate tau)");
-    if (a_nz) a_cols.push_back(static_cast<uint32_t>(i));
-    if (b_nz) b_cols.push_back(static_cast<uint32_t>(i));
-  }
+  groth16::check_query_columns(shape, q, &a_cols, &b_cols);
   // IC and L scalars (beta u + alpha v + w) / (gamma | delta); u, v, w are freed after.
-  std::vector<fr> ext(cols);
-  ex.parallel_for(cols, 4096, [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t i = lo; i < hi; ++i)
-      ext[i] = (tw.beta * q.u[i] + tw.alpha * q.v[i] + q.w[i]) * (i < ni ? gamma_inv : delta_inv);
-  });
+  const std::vector<fr> ext = groth16::ic_l_scalars(tw, q, ni, inv, ex);
   std::vector<fr>().swap(q.w);
   for (std::size_t j = ni; j < cols; ++j)  // a zero scalar is exactly an identity point
     if (ext[j].is_zero())
@@ -224,17 +194,11 @@ device_parameters setup_on_device(const r1cs::r1cs_shape& shape, const groth16::
   t0 = clock_type::now();
   device_parameters p;
   const ec::g1_jacobian g1 = ec::g1_jacobian::from_affine(tw.g1);
-  const ec::g2_jacobian g2 = ec::g2_jacobian::from_affine(tw.g2);
   p.vk.ic.resize(ni);
   ex.parallel_for(ni, 8, [&](std::size_t lo, std::size_t hi) {
     for (std::size_t i = lo; i < hi; ++i) p.vk.ic[i] = ec::scalar_mul(g1, ext[i]).to_affine();
   });
-  p.vk.alpha_g1 = ec::scalar_mul(g1, tw.alpha).to_affine();
-  p.vk.beta_g1 = ec::scalar_mul(g1, tw.beta).to_affine();
-  p.vk.beta_g2 = ec::scalar_mul(g2, tw.beta).to_affine();
-  p.vk.gamma_g2 = ec::scalar_mul(g2, tw.gamma).to_affine();
-  p.vk.delta_g1 = ec::scalar_mul(g1, tw.delta).to_affine();
-  p.vk.delta_g2 = ec::scalar_mul(g2, tw.delta).to_affine();
+  groth16::set_vk_points(tw, p.vk);
   t.vk = seconds_since(t0);
   p.srs = std::move(srs);
 
