@@ -568,7 +568,8 @@ int cmd_status(const options& o) {
   for (const auto& g : resp.gpus()) {
     std::cout << "  gpu " << g.ordinal() << " " << g.name() << ": device memory "
               << (g.vram_total_bytes() - g.vram_free_bytes()) << " / " << g.vram_total_bytes() << " bytes reserved"
-              << (g.current_job_id().empty() ? ", idle" : ", proving " + g.current_job_id()) << "\n";
+              << (g.current_job_id().empty() ? ", idle" : ", proving " + g.current_job_id())
+              << (g.fault().empty() ? "" : ", FAULTED (" + g.fault() + ")") << "\n";
   }
   return 0;
 }

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=(cuda_field_test cuda_ntt_test cuda_msm_test cuda_msm_g2_test cuda_setup_test cuda_bench cuda_msm_bench
-  cuda_device_memory_test cuda_backend_test cuda_prove_bench)
+  cuda_device_memory_test cuda_backend_test cuda_fault_test cuda_prove_bench)
 if [[ -n "${CUZK_BUILD_DIR:-}" ]]; then
   build="$CUZK_BUILD_DIR"
   nice ninja -C "$build" -j1 "${targets[@]}"
@@ -29,7 +29,8 @@ cp "$build"/src/backend/cuda/cuda_bench "$build"/src/backend/cuda/cuda_msm_bench
 # The prover backend's binaries link the CPU prover, hence oneTBB (and libb2 where it links
 # shared), shared only on Debian: they travel in $out/lib, found through LD_LIBRARY_PATH.
 cp "$build"/tests/unit/cuda/cuda_device_memory_test "$build"/tests/unit/cuda/cuda_backend_test \
-  "$build"/tests/unit/cuda/cuda_setup_test "$build"/src/backend/cuda/cuda_prove_bench "$out"/
+  "$build"/tests/unit/cuda/cuda_setup_test "$build"/tests/unit/cuda/cuda_fault_test "$build"/src/backend/cuda/cuda_prove_bench \
+  "$out"/
 # Symbols off: the device run carries at most 64 MiB, and unstripped these binaries exceed it.
 strip "$out"/*_test "$out"/cuda_*bench
 mkdir -p "$out"/lib

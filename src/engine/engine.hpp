@@ -51,6 +51,7 @@ struct gpu_info {
   std::uint32_t memory_waiting = 0;       // reservations waiting for device memory
   double busy_seconds = 0;                // time its kernel-region lock was held
   std::uint64_t kernel_regions = 0;       // completed kernel regions (one per partition proved)
+  std::string fault;                      // empty: usable; else the sticky device fault that ended its use
 };
 
 struct engine_options {

@@ -1,7 +1,8 @@
 // The CUDA gpu_platform (gpu_workers.hpp): cuda_backend workers on one device sharing its arbiter
 // (capacity = the device's free memory at startup minus a 2 GiB margin for CUDA's own use), its
 // resident SRS cache (one parameter set: the test circuits and a PoRep partition prove with one at
-// a time; a second set evicts the first once no worker uses it) and its kernel-region lock.
+// a time; a second set evicts the first once no worker uses it), its kernel-region lock and its
+// fault state (after a sticky device fault every worker of the device refuses work at once).
 // Built only with CUDA; without it make_cuda_platform() (the #else branch) returns nullptr.
 #include <memory>
 #include <string>
@@ -40,9 +41,11 @@ class cuda_platform final : public gpu_platform {
     d.ordinal = ordinal;
     d.name = cuda::cuda_device_name(static_cast<int>(ordinal));
     d.kernel_lock = std::make_shared<cuda::kernel_region_lock>();
+    d.fault = std::make_shared<cuda::device_fault_state>();
     cuda::cuda_backend_options o;
     o.device = static_cast<int>(ordinal);
     o.kernel_lock = d.kernel_lock;
+    o.fault = d.fault;
     o.srs = std::make_shared<cuda::device_srs_cache>(1);
     o.residency = residency == srs_residency_kind::device     ? cuda::srs_residency::device
                   : residency == srs_residency_kind::streamed ? cuda::srs_residency::streamed

@@ -224,8 +224,8 @@ int run_daemon(int argc, char** argv, const prover_factory& make_prover) {
           if (path == "/status") return {200, "application/json", status_json(eng->status(), info) + "\n"};
           if (path == "/metrics") return {200, "text/plain; version=0.0.4", prometheus_text(eng->status())};
           if (path == "/healthz") {
-            return eng->status().accepting ? http_response{200, "text/plain", "ok\n"}
-                                           : http_response{503, "text/plain", "shutting down\n"};
+            const health_answer health = health_of(eng->status());
+            return {health.status, "text/plain", health.body};
           }
           return {404, "text/plain", "not found (try /status, /metrics, /healthz)\n"};
         });

@@ -38,6 +38,7 @@ std::vector<engine::gpu_info> gpu_workers::status() const {
       g.busy_seconds = dev.kernel_lock->busy_seconds();
       g.kernel_regions = dev.kernel_lock->regions();
     }
+    if (dev.fault && dev.fault->faulted()) g.fault = dev.fault->reason();
     out.push_back(std::move(g));
   }
   return out;

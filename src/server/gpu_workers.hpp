@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backend/cuda/device_fault.hpp"   // device_fault_state (header-only, CUDA-free)
 #include "backend/cuda/device_memory.hpp"  // kernel_region_lock (header-only, CUDA-free)
 #include "base/executor.hpp"
 #include "engine/engine.hpp"
@@ -34,6 +35,8 @@ struct gpu_device {
   std::uint32_t ordinal = 0;
   std::string name;
   std::shared_ptr<cuda::kernel_region_lock> kernel_lock;
+  // Set by a worker that meets a sticky device fault (device_fault.hpp); null for fakes without one.
+  std::shared_ptr<cuda::device_fault_state> fault;
   // Fills memory_capacity / memory_reserved / memory_waiting from the device-memory arbiter.
   std::function<void(engine::gpu_info&)> read_memory;
   std::vector<std::unique_ptr<groth16::prover_backend>> workers;

@@ -365,6 +365,7 @@ grpc::ServerUnaryReactor* proving_service::GetStatus(grpc::CallbackServerContext
     o->set_name(g.name);
     o->set_vram_total_bytes(g.memory_capacity);
     o->set_vram_free_bytes(g.memory_capacity - std::min(g.memory_capacity, g.memory_reserved));
+    o->set_fault(g.fault);
     for (const auto& w : s.workers) {
       if (w.stage != "device" || !w.busy) continue;
       if (std::find(g.workers.begin(), g.workers.end(), w.index) == g.workers.end()) continue;
@@ -493,8 +494,19 @@ void write_gpu_metrics(std::ostringstream& o, const engine::status_snapshot& s) 
           [](const info& g) { return g.memory_waiting; });
   per_gpu(o, s, "cuzk_gpu_workers_busy", "gauge", "GPU workers inside the device stage.",
           [&s](const info& g) { return busy_workers(s, g); });
+  per_gpu(o, s, "cuzk_gpu_faulted", "gauge",
+          "1 after a sticky device fault: the GPU refuses work until the process restarts.",
+          [](const info& g) { return g.fault.empty() ? 0 : 1; });
 }
 }  // namespace
+
+health_answer health_of(const engine::status_snapshot& s) {
+  if (!s.accepting) return {503, "shutting down\n"};
+  for (const auto& g : s.gpus)
+    if (!g.fault.empty())
+      return {503, "gpu " + std::to_string(g.ordinal) + " faulted (" + g.fault + "); restart the daemon to reset it\n"};
+  return {200, "ok\n"};
+}
 
 std::string prometheus_text(const engine::status_snapshot& s) {
   std::ostringstream o;
@@ -618,7 +630,9 @@ std::string status_json(const engine::status_snapshot& s, const service_info& in
     o << (i ? "," : "") << "{\"ordinal\":" << g.ordinal << ",\"name\":" << json_str(g.name)
       << ",\"memory_capacity_bytes\":" << g.memory_capacity << ",\"memory_reserved_bytes\":" << g.memory_reserved
       << ",\"memory_waiting\":" << g.memory_waiting << ",\"busy_seconds\":" << g.busy_seconds
-      << ",\"kernel_regions\":" << g.kernel_regions << ",\"workers\":[";
+      << ",\"kernel_regions\":" << g.kernel_regions;
+    if (!g.fault.empty()) o << ",\"fault\":" << json_str(g.fault);
+    o << ",\"workers\":[";
     for (std::size_t k = 0; k < g.workers.size(); ++k) {
       bool busy = false;
       std::string job;

@@ -64,5 +64,12 @@ class proving_service final : public cuzk::v1::ProvingEngine::CallbackService {
 // Text renderings of a status snapshot, shared by GetMetrics and the HTTP status endpoint.
 std::string prometheus_text(const engine::status_snapshot& s);
 std::string status_json(const engine::status_snapshot& s, const service_info& info);
+// HTTP /healthz: 200 "ok"; 503 while shutting down, or once a GPU has had a sticky device fault
+// (it refuses work until the process restarts: the body names it and the CUDA error).
+struct health_answer {
+  int status = 200;
+  std::string body;
+};
+health_answer health_of(const engine::status_snapshot& s);
 
 }  // namespace cuzk::server

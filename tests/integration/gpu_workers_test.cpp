@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -108,6 +109,8 @@ class fake_platform final : public gpu_platform {
     d.ordinal = ordinal;
     d.name = "Fake GPU " + std::to_string(ordinal);
     d.kernel_lock = std::make_shared<cuda::kernel_region_lock>();
+    d.fault = std::make_shared<cuda::device_fault_state>();
+    faults[ordinal] = d.fault;
     d.read_memory = [](engine::gpu_info& g) {
       g.memory_capacity = 80ull << 30;
       g.memory_reserved = 3ull << 30;
@@ -120,6 +123,7 @@ class fake_platform final : public gpu_platform {
   }
   std::vector<std::uint32_t> opened;
   std::vector<srs_residency_kind> residencies;
+  std::map<std::uint32_t, std::shared_ptr<cuda::device_fault_state>> faults;  // by ordinal
   std::uint32_t broken = ~0u;
 
  private:
@@ -268,6 +272,46 @@ TEST(gpu_workers, metrics_and_status_show_per_gpu_state) {
             std::string::npos)
       << j;
   EXPECT_EQ(prometheus_text(engine::status_snapshot{}).find("cuzk_gpu_"), std::string::npos);  // cpu: none
+  EXPECT_NE(m.find("cuzk_gpu_faulted{gpu=\"0\"} 0\n"), std::string::npos) << m;
+  s.accepting = true;
+  EXPECT_EQ(health_of(s).status, 200);
+  EXPECT_EQ(health_of(s).body, "ok\n");
+  s.accepting = false;
+  EXPECT_EQ(health_of(s).status, 503);
+  EXPECT_EQ(health_of(s).body, "shutting down\n");
+  EXPECT_EQ(j.find("\"fault\""), std::string::npos) << "a usable GPU has no fault field: " << j;
+
+  // After a sticky device fault: the gauge, and the reason in /status.
+  s.gpus[0].fault = "cudaErrorIllegalAddress: an illegal memory access was encountered";
+  EXPECT_NE(prometheus_text(s).find("cuzk_gpu_faulted{gpu=\"0\"} 1\n"), std::string::npos);
+  s.accepting = true;
+  const health_answer h = health_of(s);
+  EXPECT_EQ(h.status, 503);
+  EXPECT_EQ(h.body, "gpu 0 faulted (cudaErrorIllegalAddress: an illegal memory access was encountered); restart the "
+                    "daemon to reset it\n");
+  const auto jf = status_json(s, {"0.1.0", "cuda"});
+  EXPECT_NE(jf.find("\"kernel_regions\":7,\"fault\":\"cudaErrorIllegalAddress: an illegal memory access was "
+                    "encountered\",\"workers\":["),
+            std::string::npos)
+      << jf;
+}
+
+// gpu_workers::status reports a device's recorded fault (what a worker's backend sets after a
+// sticky CUDA error), and only that device's.
+TEST(gpu_workers, status_reports_a_device_fault) {
+  fake_platform platform(2);
+  auto c = choose_backend(with(backend_kind::cuda, {0, 1}), &platform);
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_TRUE(c->gpus);
+  auto st = c->gpus->status();
+  ASSERT_EQ(st.size(), 2u);
+  EXPECT_EQ(st[0].fault, "");
+  EXPECT_EQ(st[1].fault, "");
+  ASSERT_TRUE(platform.faults[1]);
+  platform.faults[1]->record("cudaErrorECCUncorrectable: uncorrectable ECC error encountered");
+  st = c->gpus->status();
+  EXPECT_EQ(st[0].fault, "");
+  EXPECT_EQ(st[1].fault, "cudaErrorECCUncorrectable: uncorrectable ECC error encountered");
 }
 
 bool overlap(const interval& a, const interval& b) { return a.begin < b.end && b.begin < a.end; }

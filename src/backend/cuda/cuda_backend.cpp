@@ -199,6 +199,7 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
     return nullptr;
   }
   b->srs_ = options.srs ? options.srs : std::make_shared<device_srs_cache>(1);
+  b->fault_ = options.fault ? options.fault : std::make_shared<device_fault_state>();
   b->spmv_ = spmv_context::create(options.pinned.get(), error, &cpu_executor, options.pipelined_witness_encode);
   if (!b->spmv_) return nullptr;
   b->msm_ = g1_msm_context::create(error);
@@ -218,6 +219,29 @@ std::unique_ptr<cuda_backend> cuda_backend::create(base::executor& cpu_executor,
 void cuda_backend::select_device() const {
   std::string error;
   if (!select_cuda_device(opt_.device, error)) fail("device " + std::to_string(opt_.device), error);
+}
+
+template <class Op>
+auto cuda_backend::guarded(Op&& op) {
+  auto unusable = [&] {
+    return "cuda_backend: GPU " + std::to_string(opt_.device) + " is unusable after a device fault (" +
+           fault_->reason() + "); restart the process to reset it";
+  };
+  if (fault_->faulted()) throw device_fault_error(unusable());
+  try {
+    return op();
+  } catch (const device_fault_error&) {
+    throw;
+  } catch (const device_memory_error&) {
+    throw;  // a refused reservation: nothing ran on the device
+  } catch (const std::runtime_error& e) {
+    // A CUDA step failed. A sticky error fails every later call too: record it for every worker
+    // of the device (the first reason stays), so later jobs fail at once with it.
+    std::string reason;
+    if (!probe_sticky_fault(opt_.device, reason)) throw;
+    fault_->record(reason);
+    throw device_fault_error(std::string(e.what()) + "; " + unusable());
+  }
 }
 
 device_memory_arbiter::reservation cuda_backend::reserve(std::size_t bytes, const char* what,
@@ -328,41 +352,45 @@ const device_shape& cuda_backend::resident_shape(const r1cs::r1cs_shape& shape, 
 groth16::proof cuda_backend::prove_partition(const groth16::parameters_view& params, const r1cs::r1cs_shape& shape,
                                              std::span<const fr> inputs, std::span<const fr> aux, const fr& r,
                                              const fr& s, groth16::prove_timings* timings) {
-  const auto t_start = clock_type::now();
-  groth16::check_parameters(params, shape);
-  select_device();
-  const srs_placement streamed = place(shape, srs_query_bytes(params));
-  // A partition that cannot fit even with the whole SRS streamed fails here, before anything is
-  // reserved or copied (the resident case fails the same way in the SRS reservation).
-  if (streamed == srs_placement::all_streamed() && working_set_bytes(shape, streamed) > arbiter_->capacity())
-    throw device_memory_error(device_memory_error::kind::impossible,
-                              "cuda_backend: a partition of this shape needs " +
-                                  format_bytes(working_set_bytes(shape, streamed)) +
-                                  " of device memory with the SRS streamed; the device has " +
-                                  format_bytes(arbiter_->capacity()));
-  const std::shared_ptr<const resident_srs> srs = srs_->get(params, arbiter_, opt_.reserve_timeout, streamed);
-  return prove_resident(*srs, *params.vk, shape, inputs, aux, r, s, t_start, timings);
+  return guarded([&] {
+    const auto t_start = clock_type::now();
+    groth16::check_parameters(params, shape);
+    select_device();
+    const srs_placement streamed = place(shape, srs_query_bytes(params));
+    // A partition that cannot fit even with the whole SRS streamed fails here, before anything is
+    // reserved or copied (the resident case fails the same way in the SRS reservation).
+    if (streamed == srs_placement::all_streamed() && working_set_bytes(shape, streamed) > arbiter_->capacity())
+      throw device_memory_error(device_memory_error::kind::impossible,
+                                "cuda_backend: a partition of this shape needs " +
+                                    format_bytes(working_set_bytes(shape, streamed)) +
+                                    " of device memory with the SRS streamed; the device has " +
+                                    format_bytes(arbiter_->capacity()));
+    const std::shared_ptr<const resident_srs> srs = srs_->get(params, arbiter_, opt_.reserve_timeout, streamed);
+    return prove_resident(*srs, *params.vk, shape, inputs, aux, r, s, t_start, timings);
+  });
 }
 
 groth16::proof cuda_backend::prove_partition(const device_parameters& params, const r1cs::r1cs_shape& shape,
                                              std::span<const fr> inputs, std::span<const fr> aux, const fr& r,
                                              const fr& s, groth16::prove_timings* timings) {
-  const auto t_start = clock_type::now();
-  if (!params.srs) throw std::invalid_argument("cuda_backend::prove_partition: device parameters without bases");
-  // groth16::check_parameters over the resident sizes.
-  const resident_srs& srs = *params.srs;
-  if (srs.arbiter != arbiter_)
-    throw std::invalid_argument("cuda_backend::prove_partition: device parameters reserved on another arbiter");
-  if (params.vk.delta_g1.infinity || params.vk.delta_g2.infinity)
-    throw std::invalid_argument("groth16::prove: delta is the identity");
-  const partition_sizes z(shape);
-  const resident_srs::counts got = srs.sizes();
-  if (params.vk.ic.size() != shape.num_inputs || got.h != z.m - 1 || got.l != shape.num_aux || got.a != z.n_a ||
-      got.b_g1 != z.n_b || got.b_g2 != z.n_b || shape.a_aux_density.size() != shape.num_aux ||
-      shape.b_aux_density.size() != shape.num_aux || shape.b_input_density.size() != shape.num_inputs)
-    throw std::invalid_argument("cuda_backend::prove_partition: device parameters do not match the shape");
-  select_device();
-  return prove_resident(srs, params.vk, shape, inputs, aux, r, s, t_start, timings);
+  return guarded([&] {
+    const auto t_start = clock_type::now();
+    if (!params.srs) throw std::invalid_argument("cuda_backend::prove_partition: device parameters without bases");
+    // groth16::check_parameters over the resident sizes.
+    const resident_srs& srs = *params.srs;
+    if (srs.arbiter != arbiter_)
+      throw std::invalid_argument("cuda_backend::prove_partition: device parameters reserved on another arbiter");
+    if (params.vk.delta_g1.infinity || params.vk.delta_g2.infinity)
+      throw std::invalid_argument("groth16::prove: delta is the identity");
+    const partition_sizes z(shape);
+    const resident_srs::counts got = srs.sizes();
+    if (params.vk.ic.size() != shape.num_inputs || got.h != z.m - 1 || got.l != shape.num_aux || got.a != z.n_a ||
+        got.b_g1 != z.n_b || got.b_g2 != z.n_b || shape.a_aux_density.size() != shape.num_aux ||
+        shape.b_aux_density.size() != shape.num_aux || shape.b_input_density.size() != shape.num_inputs)
+      throw std::invalid_argument("cuda_backend::prove_partition: device parameters do not match the shape");
+    select_device();
+    return prove_resident(srs, params.vk, shape, inputs, aux, r, s, t_start, timings);
+  });
 }
 
 void cuda_backend::ensure_buffers(std::size_t bytes, std::size_t also_held) {
@@ -478,62 +506,70 @@ groth16::proof cuda_backend::prove_resident(const resident_srs& srs_ref, const g
 // ---------------------------------------------------------------------------------------------
 void cuda_backend::evaluate_abc(const r1cs::r1cs_shape& shape, std::span<const fr> inputs, std::span<const fr> aux,
                                 std::span<fr> a, std::span<fr> b, std::span<fr> c) {
-  select_device();
-  const std::size_t m = a.size();
-  if (m < shape.num_constraints + shape.num_inputs || b.size() != m || c.size() != m)
-    throw std::invalid_argument("cuda_backend::evaluate_abc: buffer sizes");
-  if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux)
-    throw std::invalid_argument("cuda_backend::evaluate_abc: witness sizes do not match the shape");
-  const device_shape& dshape = resident_shape(shape);
-  const auto buffers = reserve((inputs.size() + aux.size() + 3 * m) * fr_bytes, "evaluate_abc buffers");
-  device_fr_vector w, da, db, dc;
-  std::string error;
-  check(dc.resize(m, error) && spmv_->upload_witness(dshape, inputs, aux, w, &dc, error) &&
-            spmv_->evaluate_abc(dshape, w, m, da, db, dc, error) &&
-            spmv_->synchronize(error) && da.download(a, error) && db.download(b, error) && dc.download(c, error),
-        "evaluate_abc", error);
+  return guarded([&] {
+    select_device();
+    const std::size_t m = a.size();
+    if (m < shape.num_constraints + shape.num_inputs || b.size() != m || c.size() != m)
+      throw std::invalid_argument("cuda_backend::evaluate_abc: buffer sizes");
+    if (inputs.size() != shape.num_inputs || aux.size() != shape.num_aux)
+      throw std::invalid_argument("cuda_backend::evaluate_abc: witness sizes do not match the shape");
+    const device_shape& dshape = resident_shape(shape);
+    const auto buffers = reserve((inputs.size() + aux.size() + 3 * m) * fr_bytes, "evaluate_abc buffers");
+    device_fr_vector w, da, db, dc;
+    std::string error;
+    check(dc.resize(m, error) && spmv_->upload_witness(dshape, inputs, aux, w, &dc, error) &&
+              spmv_->evaluate_abc(dshape, w, m, da, db, dc, error) &&
+              spmv_->synchronize(error) && da.download(a, error) && db.download(b, error) && dc.download(c, error),
+          "evaluate_abc", error);
+  });
 }
 
 void cuda_backend::compute_h(std::span<fr> a, std::span<fr> b, std::span<fr> c) {
-  select_device();
-  const std::size_t n = a.size();
-  if (!std::has_single_bit(n) || b.size() != n || c.size() != n)
-    throw std::invalid_argument("cuda_backend::compute_h: sizes must be one power of two");
-  ensure_ntt(static_cast<unsigned>(std::countr_zero(n)));
-  const auto buffers = reserve(3 * n * fr_bytes, "compute_h buffers");
-  device_fr_vector da, db, dc;
-  std::string error;
-  check(da.upload(a, error) && db.upload(b, error) && dc.upload(c, error) && ntt_->compute_h(da, db, dc, error) &&
-            ntt_->synchronize(error) && da.download(a, error),
-        "compute_h", error);
+  return guarded([&] {
+    select_device();
+    const std::size_t n = a.size();
+    if (!std::has_single_bit(n) || b.size() != n || c.size() != n)
+      throw std::invalid_argument("cuda_backend::compute_h: sizes must be one power of two");
+    ensure_ntt(static_cast<unsigned>(std::countr_zero(n)));
+    const auto buffers = reserve(3 * n * fr_bytes, "compute_h buffers");
+    device_fr_vector da, db, dc;
+    std::string error;
+    check(da.upload(a, error) && db.upload(b, error) && dc.upload(c, error) && ntt_->compute_h(da, db, dc, error) &&
+              ntt_->synchronize(error) && da.download(a, error),
+          "compute_h", error);
+  });
 }
 
 ec::g1_jacobian cuda_backend::msm_g1(std::span<const ec::g1_affine> bases, std::span<const fr> scalars) {
-  select_device();
-  if (bases.size() < scalars.size()) throw std::invalid_argument("cuda_backend::msm_g1: fewer bases than scalars");
-  ec::g1_jacobian out = ec::g1_jacobian::identity();
-  if (scalars.empty()) return out;
-  ensure_msm_scratch(scalars.size());
-  const auto buffers = reserve(scalars.size() * g1_bytes, "msm_g1 bases");
-  g1_device_bases d;
-  std::string error;
-  check(d.upload(bases.first(scalars.size()), error) && msm_->msm(d, scalars, out, error), "msm_g1", error);
-  return out;
+  return guarded([&] {
+    select_device();
+    if (bases.size() < scalars.size()) throw std::invalid_argument("cuda_backend::msm_g1: fewer bases than scalars");
+    ec::g1_jacobian out = ec::g1_jacobian::identity();
+    if (scalars.empty()) return out;
+    ensure_msm_scratch(scalars.size());
+    const auto buffers = reserve(scalars.size() * g1_bytes, "msm_g1 bases");
+    g1_device_bases d;
+    std::string error;
+    check(d.upload(bases.first(scalars.size()), error) && msm_->msm(d, scalars, out, error), "msm_g1", error);
+    return out;
+  });
 }
 
 ec::g1_jacobian cuda_backend::msm_g1(std::span<const ec::g1_affine> bases, const r1cs::density_bitmap& density,
                                      std::span<const fr> scalars) {
-  select_device();
-  if (scalars.size() != density.size() || bases.size() < density.count())
-    throw std::invalid_argument("cuda_backend::msm_g1: density, bases and scalars disagree");
-  ec::g1_jacobian out = ec::g1_jacobian::identity();
-  if (density.count() == 0) return out;
-  ensure_msm_scratch(density.count());
-  const auto buffers = reserve(density.count() * g1_bytes, "msm_g1 bases");
-  g1_device_bases d;
-  std::string error;
-  check(d.upload(bases.first(density.count()), error) && msm_->msm(d, density, scalars, out, error), "msm_g1", error);
-  return out;
+  return guarded([&] {
+    select_device();
+    if (scalars.size() != density.size() || bases.size() < density.count())
+      throw std::invalid_argument("cuda_backend::msm_g1: density, bases and scalars disagree");
+    ec::g1_jacobian out = ec::g1_jacobian::identity();
+    if (density.count() == 0) return out;
+    ensure_msm_scratch(density.count());
+    const auto buffers = reserve(density.count() * g1_bytes, "msm_g1 bases");
+    g1_device_bases d;
+    std::string error;
+    check(d.upload(bases.first(density.count()), error) && msm_->msm(d, density, scalars, out, error), "msm_g1", error);
+    return out;
+  });
 }
 
 ec::g2_jacobian cuda_backend::msm_g2(std::span<const ec::g2_affine> bases, const r1cs::density_bitmap& density,

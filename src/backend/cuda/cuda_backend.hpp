@@ -34,7 +34,8 @@
 // The lower operations are implemented too (so prove_with_ops runs on this backend):
 // evaluate_abc and compute_h on the device with host copies in and out, msm_g1 on the device
 // with the bases uploaded per call, msm_g2 delegated to the CPU backend.
-// Errors (CUDA, memory reservations) throw std::runtime_error naming the step.
+// Errors (CUDA, memory reservations) throw std::runtime_error naming the step; after a sticky
+// device fault, device_fault_error (device_fault.hpp), now and for every later call.
 #pragma once
 
 #include <array>
@@ -47,6 +48,7 @@
 #include <string>
 
 #include "backend/cpu/cpu_backend.hpp"
+#include "backend/cuda/device_fault.hpp"
 #include "backend/cuda/device_memory.hpp"
 #include "backend/cuda/msm_cuda.hpp"
 #include "backend/cuda/ntt_cuda.hpp"
@@ -168,6 +170,9 @@ struct cuda_backend_options {
   // Diagnostics: every MSM of a proof profiles its phases (g1_msm_options::profile: a stream
   // synchronisation after each phase, so slightly slower), kept in last_msm_profiles().
   bool profile_msms = false;
+  // Shared by the workers of one device: the first sticky fault (device_fault.hpp) any of them
+  // meets makes the device refuse further work with that reason. Null: a private one.
+  std::shared_ptr<device_fault_state> fault;
   // Null: a private cache of one entry. Give one only together with `arbiter`.
   std::shared_ptr<device_srs_cache> srs;
   srs_residency residency = srs_residency::automatic;
@@ -223,6 +228,7 @@ class cuda_backend final : public groth16::prover_backend {
   // With cuda_backend_options::profile_msms: the last proof's MSM profiles in query order
   // H, L, A, B_G1, B_G2 (else all zero).
   const std::array<g1_msm_profile, 5>& last_msm_profiles() const { return msm_profiles_; }
+  const device_fault_state& fault() const { return *fault_; }
 
  private:
   cuda_backend(base::executor& ex, const cuda_backend_options& o);
@@ -261,6 +267,11 @@ class cuda_backend final : public groth16::prover_backend {
   std::shared_ptr<device_srs_cache> srs_;
   std::shared_ptr<kernel_region_lock> kernel_lock_;
   void select_device() const;  // throws std::runtime_error naming the device
+  // Runs one public operation: throws device_fault_error at once when the device has had a sticky
+  // fault; after a failure, probes for one (records it, and says so in the error).
+  template <class Op>
+  auto guarded(Op&& op);
+  std::shared_ptr<device_fault_state> fault_;
   device_memory_arbiter::reservation ntt_memory_, msm_memory_;
   std::unique_ptr<spmv_context> spmv_;
   std::unique_ptr<g1_msm_context> msm_;

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "backend/cuda/fp_inverse_device.cuh"
@@ -66,6 +67,18 @@ struct device_buffers {
 };
 
 }  // namespace
+
+namespace {
+__global__ void store_to_kernel(volatile uint32_t* p) { *p = 1; }
+}  // namespace
+
+std::string trigger_illegal_address_fault() {
+  // Address 0x100 is never mapped (the first page of the device's address space is reserved).
+  store_to_kernel<<<1, 1>>>(reinterpret_cast<volatile uint32_t*>(uintptr_t{0x100}));
+  const cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) return {};
+  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+}
 
 ff::fp selftest_fp_formula(const ff::fp& a, const ff::fp& b) { return fp_formula(a, b); }
 ff::fr selftest_fr_formula(const ff::fr& c, const ff::fr& d) { return fr_formula(c, d); }

@@ -29,6 +29,12 @@ bool run_field_selftest(const std::vector<ff::fp>& a, const std::vector<ff::fp>&
 bool run_fp_inverse_selftest(const std::vector<ff::fp>& a, std::vector<ff::fp>& fermat, std::vector<ff::fp>& safegcd,
                              std::string& error);
 
+// For the device-fault tests only: a kernel on the current device stores to an address no
+// allocation covers, which leaves the process's context there unusable (a sticky
+// cudaErrorIllegalAddress). Returns what cudaDeviceSynchronize reports ("cudaErrorIllegalAddress:
+// ..."; empty if the store did not fault).
+std::string trigger_illegal_address_fault();
+
 // The same arithmetic on the CPU: the reference the device result must equal bit for bit.
 ff::fp selftest_fp_formula(const ff::fp& a, const ff::fp& b);
 ff::fr selftest_fr_formula(const ff::fr& c, const ff::fr& d);

@@ -456,6 +456,7 @@ TEST(CudaBackend, ImpossibleReservationFailsAtOnce) {
     EXPECT_EQ(e.reason(), device_memory_error::kind::impossible) << e.what();
   }
   EXPECT_EQ(o.arbiter->in_use(), 0u);
+  EXPECT_FALSE(gpu->fault().faulted()) << "a refused reservation is not a device fault";
 
   // Room for the SRS but not for the rest beside it: also at once, not after the timeout.
   const std::size_t srs_bytes = (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * 96;

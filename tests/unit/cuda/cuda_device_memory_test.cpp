@@ -4,7 +4,8 @@
 // holds), timeouts (with the sizes in the
 // message), waiting until memory comes back, strict arrival order (no overtaking, a timed-out
 // head unblocks those behind), try_reserve, capacity from the device minus a margin; the pool's
-// reuse, smallest fit, bound, eviction of idle buffers, waiting, allocation failure, cleanup.
+// reuse, smallest fit, bound, eviction of idle buffers, waiting, allocation failure, cleanup;
+// the device fault state (device_fault.hpp): the first of racing reasons is the one kept.
 // Threads synchronise on the objects' own counters (waiting()), never on sleeps alone; the
 // timeouts used are short (tens of ms), so the whole file runs in well under a second.
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend/cuda/device_fault.hpp"
 #include "backend/cuda/device_memory.hpp"
 
 namespace cuzk::cuda {
@@ -316,6 +318,30 @@ TEST(PinnedHostPool, AllocationFailureIsReported) {
   pinned_host_pool pool(alloc, 1000);
   EXPECT_EQ(error_kind_of([&] { (void)pool.acquire(10, forever); }), kind::allocation_failed);
   EXPECT_EQ(pool.allocated_bytes(), 0u);
+}
+
+// Eight threads record different faults at once: exactly one call records, its reason is the one
+// kept, and every thread sees the state faulted afterwards.
+TEST(DeviceFaultState, FirstRecordedReasonIsKept) {
+  device_fault_state f;
+  EXPECT_FALSE(f.faulted());
+  EXPECT_EQ(f.reason(), "");
+  std::atomic<int> recorded{0}, winner{-1};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      if (f.record("fault " + std::to_string(t))) {
+        recorded.fetch_add(1);
+        winner.store(t);
+      }
+      EXPECT_TRUE(f.faulted());
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(recorded.load(), 1);
+  ASSERT_GE(winner.load(), 0);
+  EXPECT_EQ(f.reason(), "fault " + std::to_string(winner.load()));
+  EXPECT_FALSE(f.record("later"));
+  EXPECT_EQ(f.reason(), "fault " + std::to_string(winner.load()));
 }
 
 }  // namespace
