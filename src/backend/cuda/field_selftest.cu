@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "backend/cuda/fp_inverse_device.cuh"
+#include "backend/cuda/selftest_buffers.cuh"
 
 namespace cuzk::cuda {
 
@@ -46,26 +47,6 @@ __global__ void inverse_kernel(const ff::fp* a, ff::fp* fermat, ff::fp* safegcd,
   memcpy(&safegcd[i], &s, sizeof s);
 }
 
-// True on success; otherwise sets `error` to "what: CUDA's message".
-bool cuda_ok(cudaError_t e, const char* what, std::string& error) {
-  if (e != cudaSuccess) error = std::string(what) + ": " + cudaGetErrorString(e);
-  return e == cudaSuccess;
-}
-
-// Frees every registered device buffer when the self-test returns, on any path.
-struct device_buffers {
-  std::vector<void*> ptrs;
-  ~device_buffers() {
-    for (void* p : ptrs) cudaFree(p);
-  }
-  template <class T>
-  cudaError_t alloc(T** p, std::size_t n) {
-    cudaError_t e = cudaMalloc(reinterpret_cast<void**>(p), n * sizeof(T));
-    if (e == cudaSuccess) ptrs.push_back(*p);
-    return e;
-  }
-};
-
 }  // namespace
 
 namespace {
@@ -103,15 +84,14 @@ bool run_field_selftest(const std::vector<ff::fp>& a, const std::vector<ff::fp>&
     error = "run_field_selftest: input sizes differ";
     return false;
   }
-  device_buffers buf;
+  selftest::device_buffers buf;
   ff::fp *da, *db, *dfp;
   ff::fr *dc, *dd, *dfr;
   ff::fp2* dfp2;
-  auto check = [&](cudaError_t e, const char* what) { return cuda_ok(e, what, error); };
-  if (!check(buf.alloc(&da, n), "cudaMalloc") || !check(buf.alloc(&db, n), "cudaMalloc") ||
-      !check(buf.alloc(&dc, n), "cudaMalloc") || !check(buf.alloc(&dd, n), "cudaMalloc") ||
-      !check(buf.alloc(&dfp, n), "cudaMalloc") || !check(buf.alloc(&dfr, n), "cudaMalloc") ||
-      !check(buf.alloc(&dfp2, n), "cudaMalloc"))
+  auto check = [&](cudaError_t e, const char* what) { return ok(e, what, error); };
+  if (!buf.alloc(&da, n, error) || !buf.alloc(&db, n, error) || !buf.alloc(&dc, n, error) ||
+      !buf.alloc(&dd, n, error) || !buf.alloc(&dfp, n, error) || !buf.alloc(&dfr, n, error) ||
+      !buf.alloc(&dfp2, n, error))
     return false;
   if (!check(cudaMemcpy(da, a.data(), n * sizeof(ff::fp), cudaMemcpyHostToDevice), "copy a") ||
       !check(cudaMemcpy(db, b.data(), n * sizeof(ff::fp), cudaMemcpyHostToDevice), "copy b") ||
@@ -122,30 +102,22 @@ bool run_field_selftest(const std::vector<ff::fp>& a, const std::vector<ff::fp>&
   const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
   field_kernel<<<blocks, threads>>>(da, db, dc, dd, dfp, dfr, dfp2, n);
   if (!check(cudaGetLastError(), "launch") || !check(cudaDeviceSynchronize(), "kernel")) return false;
-  out.fp_out.resize(n);
-  out.fr_out.resize(n);
-  out.fp2_out.resize(n);
-  return check(cudaMemcpy(out.fp_out.data(), dfp, n * sizeof(ff::fp), cudaMemcpyDeviceToHost), "copy out") &&
-         check(cudaMemcpy(out.fr_out.data(), dfr, n * sizeof(ff::fr), cudaMemcpyDeviceToHost), "copy out") &&
-         check(cudaMemcpy(out.fp2_out.data(), dfp2, n * sizeof(ff::fp2), cudaMemcpyDeviceToHost), "copy out");
+  return selftest::copy_out(out.fp_out, dfp, n, error) && selftest::copy_out(out.fr_out, dfr, n, error) &&
+         selftest::copy_out(out.fp2_out, dfp2, n, error);
 }
 
 bool run_fp_inverse_selftest(const std::vector<ff::fp>& a, std::vector<ff::fp>& fermat, std::vector<ff::fp>& safegcd,
                              std::string& error) {
   const std::size_t n = a.size();
-  device_buffers buf;
+  selftest::device_buffers buf;
   ff::fp *da, *df, *ds;
-  auto check = [&](cudaError_t e, const char* what) { return cuda_ok(e, what, error); };
-  if (!check(buf.alloc(&da, n), "cudaMalloc") || !check(buf.alloc(&df, n), "cudaMalloc") ||
-      !check(buf.alloc(&ds, n), "cudaMalloc") ||
+  auto check = [&](cudaError_t e, const char* what) { return ok(e, what, error); };
+  if (!buf.alloc(&da, n, error) || !buf.alloc(&df, n, error) || !buf.alloc(&ds, n, error) ||
       !check(cudaMemcpy(da, a.data(), n * sizeof(ff::fp), cudaMemcpyHostToDevice), "copy a"))
     return false;
   inverse_kernel<<<static_cast<unsigned>((n + 127) / 128), 128>>>(da, df, ds, n);
   if (!check(cudaGetLastError(), "launch") || !check(cudaDeviceSynchronize(), "inverse_kernel")) return false;
-  fermat.resize(n);
-  safegcd.resize(n);
-  return check(cudaMemcpy(fermat.data(), df, n * sizeof(ff::fp), cudaMemcpyDeviceToHost), "copy out") &&
-         check(cudaMemcpy(safegcd.data(), ds, n * sizeof(ff::fp), cudaMemcpyDeviceToHost), "copy out");
+  return selftest::copy_out(fermat, df, n, error) && selftest::copy_out(safegcd, ds, n, error);
 }
 
 }  // namespace cuzk::cuda

@@ -5,10 +5,13 @@
 #include <vector>
 
 #include "backend/cuda/cuda_status.cuh"
+#include "backend/cuda/selftest_buffers.cuh"
 #include "backend/cuda/g1_device.cuh"
 #include "backend/cuda/msm_cuda.hpp"
 
 namespace cuzk::cuda {
+
+using selftest::copy_out;
 
 namespace {
 
@@ -52,27 +55,6 @@ __global__ void fp_rate_kernel(fp32* data, unsigned length) {
   data[i] = x;
 }
 
-// Frees every registered device buffer on any return path.
-struct device_buffers {
-  std::vector<void*> ptrs;
-  ~device_buffers() {
-    for (void* p : ptrs) cudaFree(p);
-  }
-  template <class T>
-  bool alloc(T** p, std::size_t n, std::string& error) {
-    if (!ok(cudaMalloc(reinterpret_cast<void**>(p), n * sizeof(T)), "cudaMalloc", error)) return false;
-    ptrs.push_back(*p);
-    return true;
-  }
-};
-
-template <class T, class U>
-bool copy_out(std::vector<T>& dst, const U* src, std::size_t n, std::string& error) {
-  static_assert(sizeof(T) == sizeof(U));
-  dst.resize(n);
-  return ok(cudaMemcpy(dst.data(), src, n * sizeof(U), cudaMemcpyDeviceToHost), "copy out", error);
-}
-
 }  // namespace
 
 bool run_g1_selftest(std::span<const ff::fp> a, std::span<const ff::fp> b, std::span<const ec::g1_xyzz> p,
@@ -83,7 +65,7 @@ bool run_g1_selftest(std::span<const ff::fp> a, std::span<const ff::fp> b, std::
     error = "run_g1_selftest: input sizes differ";
     return false;
   }
-  device_buffers buf;
+  selftest::device_buffers buf;
   fp32 *da, *db, *mp, *mq, *ad, *sb, *ng;
   g1_xyzz_dev *dp, *o1, *o2, *o3, *o4;
   g1_affine_dev* dq;
@@ -116,7 +98,7 @@ bool run_g1_selftest(std::span<const ff::fp> a, std::span<const ff::fp> b, std::
 }
 
 double measure_fp_mul_rate(fp_mul_kernel kind, std::size_t chains, unsigned length, std::string& error) {
-  device_buffers buf;
+  selftest::device_buffers buf;
   fp32* d;
   if (!buf.alloc(&d, chains, error)) return -1;
   std::vector<ff::fp> init(chains);

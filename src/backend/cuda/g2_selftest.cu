@@ -5,10 +5,13 @@
 #include <vector>
 
 #include "backend/cuda/cuda_status.cuh"
+#include "backend/cuda/selftest_buffers.cuh"
 #include "backend/cuda/g2_device.cuh"
 #include "backend/cuda/msm_cuda.hpp"
 
 namespace cuzk::cuda {
+
+using selftest::copy_out;
 
 namespace {
 
@@ -40,28 +43,6 @@ __global__ void g2_selftest_kernel(const g2_xyzz_dev* p, const g2_affine_dev* q,
   dev::store_xyzz(dbl + i, ops::dbl(a));
 }
 
-// Frees every registered device buffer on any return path.
-struct device_buffers {
-  std::vector<void*> ptrs;
-  ~device_buffers() {
-    for (void* p : ptrs) cudaFree(p);
-  }
-  template <class T>
-  bool alloc(T** p, std::size_t n, std::string& error) {
-    if (!ok(cudaMalloc(reinterpret_cast<void**>(p), std::max<std::size_t>(n, 1) * sizeof(T)), "cudaMalloc", error))
-      return false;
-    ptrs.push_back(*p);
-    return true;
-  }
-};
-
-template <class T, class U>
-bool copy_out(std::vector<T>& dst, const U* src, std::size_t n, std::string& error) {
-  static_assert(sizeof(T) == sizeof(U));
-  dst.resize(n);
-  return ok(cudaMemcpy(dst.data(), src, n * sizeof(U), cudaMemcpyDeviceToHost), "copy out", error);
-}
-
 }  // namespace
 
 bool run_g2_selftest(std::span<const ff::fp2> a, std::span<const ff::fp2> b, std::span<const ec::g2_xyzz> p,
@@ -72,7 +53,7 @@ bool run_g2_selftest(std::span<const ff::fp2> a, std::span<const ff::fp2> b, std
     error = "run_g2_selftest: input sizes differ";
     return false;
   }
-  device_buffers buf;
+  selftest::device_buffers buf;
   fp2_dev *da, *db, *o_mul, *o_sqr, *o_add, *o_sub, *o_neg;
   g2_xyzz_dev *dp, *o_madd, *o_padd, *o_dbl;
   g2_affine_dev* dq;
