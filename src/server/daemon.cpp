@@ -255,6 +255,18 @@ int run_daemon(int argc, char** argv, const prover_factory& make_prover) {
     hs->SetServingStatus(true);
     hs->SetServingStatus("cuzk.v1.ProvingEngine", true);
   }
+  // A sticky device fault: logged, and the health service turns NOT_SERVING (as /healthz turns
+  // 503), so that a supervisor restarts the daemon, which resets the GPU. The listener runs on the
+  // faulting worker's thread; it stops touching the server once the server is closed.
+  using health_service = grpc::HealthCheckServiceInterface;
+  auto fault_health = std::make_shared<std::atomic<health_service*>>(server->GetHealthCheckService());
+  if (gpus) {
+    gpus->on_fault([fault_health](std::uint32_t ordinal, const std::string& reason) {
+      spdlog::error("GPU {} had a device fault ({}): its jobs fail until the daemon restarts; health is NOT_SERVING",
+                    ordinal, reason);
+      if (auto* hs = fault_health->load()) hs->SetServingStatus(false);
+    });
+  }
   listen_address bound = addr;
   if (addr.kind == listen_address::tcp) bound.port = static_cast<std::uint16_t>(port);
   spdlog::info("cuzk-daemon {} ({} backend, prover \"{}\", host memory budget {}) listening on {}", CUZK_VERSION,
@@ -319,6 +331,7 @@ int run_daemon(int argc, char** argv, const prover_factory& make_prover) {
   const auto closing = std::chrono::steady_clock::now();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::milliseconds(500));
   server->Wait();
+  fault_health->store(nullptr);
   spdlog::debug("gRPC server closed in {} ms", std::chrono::duration_cast<std::chrono::milliseconds>(
                                                    std::chrono::steady_clock::now() - closing).count());
   if (http) http->stop();

@@ -23,6 +23,11 @@ groth16::prover_backend* gpu_workers::backend(int worker) const {
   return devices_[d].workers[b].get();
 }
 
+void gpu_workers::on_fault(const std::function<void(std::uint32_t, const std::string&)>& f) {
+  for (const gpu_device& dev : devices_)
+    if (dev.fault) dev.fault->on_fault([f, ordinal = dev.ordinal](const std::string& reason) { f(ordinal, reason); });
+}
+
 std::vector<engine::gpu_info> gpu_workers::status() const {
   std::vector<engine::gpu_info> out;
   for (std::size_t d = 0; d < devices_.size(); ++d) {

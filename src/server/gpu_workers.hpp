@@ -74,6 +74,8 @@ class gpu_workers {
   // Per-device state for engine::status_snapshot::gpus.
   std::vector<engine::gpu_info> status() const;
   const std::vector<gpu_device>& devices() const { return devices_; }
+  // Runs f(ordinal, reason) when a device has a sticky fault (at once for one that already has).
+  void on_fault(const std::function<void(std::uint32_t, const std::string&)>& f);
 
  private:
   std::unique_ptr<base::executor> cpu_;  // declared first: outlives the backends

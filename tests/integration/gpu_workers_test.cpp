@@ -297,7 +297,7 @@ TEST(gpu_workers, metrics_and_status_show_per_gpu_state) {
 }
 
 // gpu_workers::status reports a device's recorded fault (what a worker's backend sets after a
-// sticky CUDA error), and only that device's.
+// sticky CUDA error), and only that device's; on_fault hears it once, with the ordinal.
 TEST(gpu_workers, status_reports_a_device_fault) {
   fake_platform platform(2);
   auto c = choose_backend(with(backend_kind::cuda, {0, 1}), &platform);
@@ -307,8 +307,13 @@ TEST(gpu_workers, status_reports_a_device_fault) {
   ASSERT_EQ(st.size(), 2u);
   EXPECT_EQ(st[0].fault, "");
   EXPECT_EQ(st[1].fault, "");
+  std::vector<std::pair<std::uint32_t, std::string>> heard;  // what the daemon's listener logs
+  c->gpus->on_fault([&](std::uint32_t ordinal, const std::string& reason) { heard.emplace_back(ordinal, reason); });
   ASSERT_TRUE(platform.faults[1]);
   platform.faults[1]->record("cudaErrorECCUncorrectable: uncorrectable ECC error encountered");
+  ASSERT_EQ(heard.size(), 1u);
+  EXPECT_EQ(heard[0].first, 1u);
+  EXPECT_EQ(heard[0].second, "cudaErrorECCUncorrectable: uncorrectable ECC error encountered");
   st = c->gpus->status();
   EXPECT_EQ(st[0].fault, "");
   EXPECT_EQ(st[1].fault, "cudaErrorECCUncorrectable: uncorrectable ECC error encountered");

@@ -13,9 +13,11 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cuzk::cuda {
 
@@ -33,19 +35,38 @@ class device_fault_state {
     std::lock_guard lock(mutex_);
     return reason_;
   }
-  // Records a fault; the first reason is kept. True when this call recorded it.
+  // Records a fault; the first reason is kept. True when this call recorded it; that call also
+  // runs the listeners (on its own thread, after the state is visible).
   bool record(const std::string& reason) {
-    std::lock_guard lock(mutex_);
-    if (faulted_.load(std::memory_order_relaxed)) return false;
-    reason_ = reason;
-    faulted_.store(true, std::memory_order_release);
+    std::vector<std::function<void(const std::string&)>> call;
+    {
+      std::lock_guard lock(mutex_);
+      if (faulted_.load(std::memory_order_relaxed)) return false;
+      reason_ = reason;
+      faulted_.store(true, std::memory_order_release);
+      call = listeners_;
+    }
+    for (const auto& f : call) f(reason);
     return true;
+  }
+  // Runs f(reason) once the device faults (at once when it already has): the daemon logs it and
+  // turns its health to NOT_SERVING.
+  void on_fault(std::function<void(const std::string&)> f) {
+    std::unique_lock lock(mutex_);
+    if (!faulted_.load(std::memory_order_relaxed)) {
+      listeners_.push_back(std::move(f));
+      return;
+    }
+    const std::string reason = reason_;
+    lock.unlock();
+    f(reason);
   }
 
  private:
   mutable std::mutex mutex_;
   std::atomic<bool> faulted_{false};
   std::string reason_;
+  std::vector<std::function<void(const std::string&)>> listeners_;
 };
 
 // After a failed CUDA step: waits for the device's work (cudaDeviceSynchronize: the fault of a

@@ -5,7 +5,8 @@
 // message), waiting until memory comes back, strict arrival order (no overtaking, a timed-out
 // head unblocks those behind), try_reserve, capacity from the device minus a margin; the pool's
 // reuse, smallest fit, bound, eviction of idle buffers, waiting, allocation failure, cleanup;
-// the device fault state (device_fault.hpp): the first of racing reasons is the one kept.
+// the device fault state (device_fault.hpp): the first of racing reasons is the one kept, and
+// its listeners run once.
 // Threads synchronise on the objects' own counters (waiting()), never on sleeps alone; the
 // timeouts used are short (tens of ms), so the whole file runs in well under a second.
 #include <gtest/gtest.h>
@@ -342,6 +343,19 @@ TEST(DeviceFaultState, FirstRecordedReasonIsKept) {
   EXPECT_EQ(f.reason(), "fault " + std::to_string(winner.load()));
   EXPECT_FALSE(f.record("later"));
   EXPECT_EQ(f.reason(), "fault " + std::to_string(winner.load()));
+}
+
+// Listeners run once, with the first reason: those registered before the fault when it is
+// recorded, one registered after it at once.
+TEST(DeviceFaultState, ListenersRunOnceWithTheFirstReason) {
+  device_fault_state f;
+  std::vector<std::string> heard;
+  f.on_fault([&](const std::string& r) { heard.push_back("early " + r); });
+  EXPECT_TRUE(heard.empty());
+  EXPECT_TRUE(f.record("cudaErrorIllegalAddress"));
+  EXPECT_FALSE(f.record("cudaErrorLaunchFailure"));
+  f.on_fault([&](const std::string& r) { heard.push_back("late " + r); });
+  EXPECT_EQ(heard, (std::vector<std::string>{"early cudaErrorIllegalAddress", "late cudaErrorIllegalAddress"}));
 }
 
 }  // namespace
