@@ -3,7 +3,7 @@
 # into device-out/daemon/ (replaced; the rest of device-out/ is left alone) with every shared
 # library they need that the machine lacks (gRPC, protobuf, abseil, spdlog, fmt, toml++, oneTBB,
 # ... found with ldd) in device-out/daemon/lib, and writes device-out/daemon/run-daemon-bench.sh.
-# Its own folder (~38 MiB) so that a device run can carry it alone: the device run's carry is
+# Its own folder (~38 MiB) so that it can travel to the H200 machine alone: what travels there is
 # limited to 64 MiB in all, which the GPU test binaries of stage-device.sh already approach.
 # Debian 12 binaries run there: the machine is Ubuntu 24.04 with a newer glibc and libstdc++, so
 # the C and C++ runtimes are the only libraries not copied.

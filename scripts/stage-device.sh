@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the GPU test and benchmark binaries here (nvcc, static CUDA runtime) and copies them
-# into device-out/ (git-ignored), the folder that travels to the H200 machine (name it in the
-# device run's `carry`), which has a driver and nvcc but none of our Debian libraries.
+# into device-out/ (git-ignored), the folder that travels to the H200 machine, which has a
+# driver and nvcc but none of our Debian libraries.
 # Run there: `bash device-out/run-device-tests.sh` (every *_test), `scripts/device-bench`
 # (`scripts/device-bench msm` for the G1 MSM benchmark) and `OUT=dir bash
 # device-out/daemon/run-daemon-bench.sh` (the daemon with two GPU workers under cuzk-bench batch;
-# device-out/daemon can be carried alone).
+# device-out/daemon can travel alone).
 #
 # CUZK_BUILD_DIR=build/h-cuda scripts/stage-device.sh  builds in an existing build tree at low
 # priority (nice ninja -j1) instead of the release preset. CUZK_STAGE_DIR=device-out/NAME stages
@@ -31,7 +31,7 @@ cp "$build"/src/backend/cuda/cuda_bench "$build"/src/backend/cuda/cuda_msm_bench
 cp "$build"/tests/unit/cuda/cuda_device_memory_test "$build"/tests/unit/cuda/cuda_backend_test \
   "$build"/tests/unit/cuda/cuda_setup_test "$build"/tests/unit/cuda/cuda_fault_test "$build"/src/backend/cuda/cuda_prove_bench \
   "$out"/
-# Symbols off: the device run carries at most 64 MiB, and unstripped these binaries exceed it.
+# Symbols off: at most 64 MiB travel to the H200 machine, and unstripped these binaries exceed it.
 # Packed for the trip, `tar -cf - DIR | xz -9e` shrinks the whole stage ~6x more than xz -6 (the
 # binaries share most of their code and -9e's 64 MiB window sees the repeats across files): all
 # 12 binaries and the libraries were 9.95 MB against 61.7 MB.
