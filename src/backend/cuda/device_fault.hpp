@@ -4,9 +4,10 @@
 // worker that meets one records it in the device's device_fault_state (shared by the workers of
 // that device), its job fails with the CUDA error and the fact that the GPU is now unusable, and
 // every later job on that device fails at once with the recorded reason instead of running into
-// the same error part way through (the daemon reports the fault in GetStatus, /status and
-// /metrics; restarting the process resets the device). Errors that are not sticky (a bad launch
-// configuration, a refused reservation) fail only their job, as before.
+// the same error part way through (the daemon reports the fault in GetStatus, /status, /metrics
+// and /healthz, and its gRPC health turns NOT_SERVING; restarting the process resets the device).
+// Errors that are not sticky (a bad launch configuration, a refused reservation) fail only their
+// own job.
 //
 // Header-only and CUDA-free (like kernel_region_lock), so the daemon's bookkeeping and its tests
 // use it without a GPU; probe_sticky_fault is in device_fault_cuda.cu.
