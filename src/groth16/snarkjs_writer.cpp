@@ -165,14 +165,14 @@ zkey make_zkey(const cuzk::r1cs::r1cs_shape& shape, const toxic_waste& tw, base:
   z.h.resize(n);
   t1.batch_mul(h_s, z.h, ex);
 
-  const ec::g1_jacobian g1 = ec::g1_jacobian::from_affine(tw.g1);
-  const ec::g2_jacobian g2 = ec::g2_jacobian::from_affine(tw.g2);
-  z.alpha_g1 = ec::scalar_mul(g1, tw.alpha).to_affine();
-  z.beta_g1 = ec::scalar_mul(g1, tw.beta).to_affine();
-  z.beta_g2 = ec::scalar_mul(g2, tw.beta).to_affine();
-  z.gamma_g2 = ec::scalar_mul(g2, tw.gamma).to_affine();
-  z.delta_g1 = ec::scalar_mul(g1, tw.delta).to_affine();
-  z.delta_g2 = ec::scalar_mul(g2, tw.delta).to_affine();
+  verifying_key vk;  // the same points as groth16::setup's
+  set_vk_points(tw, vk);
+  z.alpha_g1 = vk.alpha_g1;
+  z.beta_g1 = vk.beta_g1;
+  z.beta_g2 = vk.beta_g2;
+  z.gamma_g2 = vk.gamma_g2;
+  z.delta_g1 = vk.delta_g1;
+  z.delta_g2 = vk.delta_g2;
   return z;
 }
 
