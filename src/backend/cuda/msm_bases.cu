@@ -28,9 +28,7 @@ template <class Dev, class Host>
 bool upload_points(device_allocation& mem, std::span<const Host> points, std::string& error) {
   mem.reset();
   if (points.empty()) return true;
-  void* raw = nullptr;
-  if (!ok(cudaMalloc(&raw, points.size() * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
-  mem.adopt(raw, points.size());
+  if (!allocate_device(mem, points.size(), points.size() * sizeof(Dev), "cudaMalloc (bases)", error)) return false;
   // Host staging in chunks: the device form drops the flag byte and writes infinity as (0, 0).
   static_assert(sizeof(Dev) == 2 * sizeof(Host::x), "device affine = x, y");
   constexpr std::size_t chunk = std::size_t{1} << 18;
@@ -62,10 +60,8 @@ bool upload_points_repeated(device_allocation& mem, std::span<const Host> distin
   }
   if (!upload_points<Dev>(mem, distinct.subspan(0, std::min(n, distinct.size())), error)) return false;
   if (n <= distinct.size()) return true;
-  void* raw = nullptr;
-  if (!ok(cudaMalloc(&raw, n * sizeof(Dev)), "cudaMalloc (bases)", error)) return false;
   device_allocation bigger;
-  bigger.adopt(raw, n);
+  if (!allocate_device(bigger, n, n * sizeof(Dev), "cudaMalloc (bases)", error)) return false;
   auto* dst = bigger.as<Dev>();
   if (!ok(cudaMemcpy(dst, mem.get(), mem.count() * sizeof(Dev), cudaMemcpyDeviceToDevice), "copy bases", error))
     return false;
@@ -112,12 +108,7 @@ template class device_bases<ec::g2_affine>;
 template <class Host>
 bool pinned_bases<Host>::allocate(std::size_t n, std::string& error) {
   mem_.reset();
-  if (n == 0) return true;
-  void* raw = nullptr;
-  if (!ok(cudaHostAlloc(&raw, n * 2 * sizeof(Host::x), cudaHostAllocPortable), "cudaHostAlloc (pinned bases)", error))
-    return false;
-  mem_.adopt(raw, n);
-  return true;
+  return n == 0 || allocate_pinned(mem_, n, n * 2 * sizeof(Host::x), "cudaHostAlloc (pinned bases)", error);
 }
 template <class Host>
 bool pinned_bases<Host>::upload(std::span<const Host> points, std::string& error) {

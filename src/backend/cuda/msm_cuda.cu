@@ -333,12 +333,7 @@ __global__ void __launch_bounds__(block_threads) sum_groups_kernel(const typenam
 struct scratch {
   device_allocation mem;  // count = bytes
   bool reserve(std::size_t b, std::string& error) {
-    if (b <= mem.count()) return true;
-    mem.reset();
-    void* raw = nullptr;
-    if (!ok(cudaMalloc(&raw, b), "cudaMalloc (msm scratch)", error)) return false;
-    mem.adopt(raw, b);
-    return true;
+    return b <= mem.count() || allocate_device(mem, b, b, "cudaMalloc (msm scratch)", error);
   }
   void* ptr() const { return mem.get(); }
   std::size_t bytes() const { return mem.count(); }

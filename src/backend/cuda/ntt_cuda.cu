@@ -361,11 +361,7 @@ struct pass_shape {
 bool device_fr_vector::resize(std::size_t n, std::string& error) {
   if (n == size() && mem_.get()) return true;
   mem_.reset();
-  if (n == 0) return true;
-  void* raw = nullptr;
-  if (!ok(cudaMalloc(&raw, n * sizeof(ff::fr)), "cudaMalloc (device_fr_vector)", error)) return false;
-  mem_.adopt(raw, n);
-  return true;
+  return n == 0 || allocate_device(mem_, n, n * sizeof(ff::fr), "cudaMalloc (device_fr_vector)", error);
 }
 bool device_fr_vector::upload(std::span<const ff::fr> src, std::string& error) {
   if (!resize(src.size(), error)) return false;

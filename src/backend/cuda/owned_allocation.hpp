@@ -1,10 +1,12 @@
 // One owner for a CUDA allocation: the pointer, its element count and the call that frees it,
 // move-only. device_bases, pinned_bases, device_fr_vector and the MSM and SpMV scratch buffers
-// hold one instead of each writing the same destructor and moves. Plain C++ (no CUDA headers):
-// the release functions live in owned_allocation.cu.
+// hold one instead of each writing the same destructor and moves, and allocate through
+// allocate_device / allocate_pinned. Plain C++ (no CUDA headers): the CUDA calls live in
+// owned_allocation.cu.
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <utility>
 
 namespace cuzk::cuda {
@@ -57,5 +59,13 @@ class owned_allocation {
 
 using device_allocation = owned_allocation<release_device_memory>;
 using pinned_allocation = owned_allocation<release_pinned_memory>;
+
+// Frees what `mem` holds, then gives it `bytes` of device memory (cudaMalloc) holding `count`
+// elements. False with `error` = "<what>: <CUDA's message>" on failure (mem is then empty).
+bool allocate_device(device_allocation& mem, std::size_t count, std::size_t bytes, const char* what,
+                     std::string& error);
+// The same in page-locked host memory (cudaHostAlloc, portable: usable by every context).
+bool allocate_pinned(pinned_allocation& mem, std::size_t count, std::size_t bytes, const char* what,
+                     std::string& error);
 
 }  // namespace cuzk::cuda

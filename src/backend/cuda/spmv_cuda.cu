@@ -213,10 +213,8 @@ std::size_t density_bytes_of(const base::density_bitmap& d) { return d.words().s
 
 bool upload_block(device_block& blk, const void* src, std::size_t bytes, const char* what, std::string& error) {
   if (bytes == 0) return true;
-  void* raw = nullptr;
-  if (!ok(cudaMalloc(&raw, bytes), what, error)) return false;
-  blk.adopt(raw, bytes);
-  return ok(cudaMemcpy(blk.get(), src, bytes, cudaMemcpyHostToDevice), what, error);
+  return allocate_device(blk, bytes, bytes, what, error) &&
+         ok(cudaMemcpy(blk.get(), src, bytes, cudaMemcpyHostToDevice), what, error);
 }
 
 template <class Tag>
